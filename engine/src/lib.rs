@@ -1,0 +1,108 @@
+//! The engine contract and every game Ludus hosts.
+//!
+//! Engines are pure state machines: no I/O, no wall clock, no threads, no
+//! iteration over hash-ordered maps. All randomness comes from [`rng::stream`]
+//! seeded from the match seed, so the same (game, rules version, config, seed,
+//! answers) gives the same game on every machine.
+
+pub mod planet_wars;
+pub mod registry;
+pub mod rng;
+
+pub use registry::{games, new_game, GameInfo};
+
+use serde::{Deserialize, Serialize};
+
+/// A seat's place at the table, counted from 0. Bots see themselves as player 1;
+/// seats are what the host and the replay use.
+pub type Seat = usize;
+
+/// Why a game could not be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error("unknown game `{0}`; `ludus games` lists the games there are")]
+    UnknownGame(String),
+    #[error("{game} is played by {min} to {max} players, not {got}")]
+    PlayerCount {
+        game: &'static str,
+        min: usize,
+        max: usize,
+        got: usize,
+    },
+    #[error("invalid config for {game}: {reason}")]
+    Config { game: &'static str, reason: String },
+}
+
+/// One part of a seat's answer that the engine refused, and why. Refusals are
+/// data: they go into the replay and never disqualify anybody.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Rejection {
+    pub seat: Seat,
+    /// Short machine-readable kind, e.g. `unparseable`, `not_your_planet`.
+    pub kind: String,
+    /// What was refused and why, in words a bot author can act on.
+    pub reason: String,
+}
+
+/// The end of a game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// Per seat: the game's score (higher is better).
+    pub scores: Vec<f64>,
+    /// Per seat: 1 for first place; tied seats share a place (1, 1, 3, ...).
+    pub placements: Vec<u32>,
+    /// Why the game ended, e.g. `"last player standing"` or `"turn limit (500) reached: a tie"`.
+    pub reason: String,
+}
+
+/// A game in progress, as the host drives it. Object safe so the host can play
+/// any registered game; each game keeps its typed actions inside.
+pub trait Game: Send {
+    /// Registry id, e.g. `planet-wars`.
+    fn id(&self) -> &'static str;
+    /// Version of the rules this engine implements; part of every replay.
+    fn rules_version(&self) -> u32;
+    /// Number of seats.
+    fn players(&self) -> usize;
+    /// Turns resolved so far (0 before the first `step`).
+    fn turn(&self) -> u32;
+    /// The full setup that, with the seed, determines the game (e.g. the map);
+    /// stored in the replay so a match can be re-run even if generators change.
+    fn setup(&self) -> serde_json::Value;
+    /// Writes what `seat` sees this turn into `out` (cleared first), as the
+    /// JSON text its bot receives.
+    fn observation(&self, seat: Seat, out: &mut String);
+    /// Resolves one turn from every seat's raw answer. `None` means the seat
+    /// gave no answer this turn (a fault, or it is out of the match).
+    /// Returns what was refused, seat by seat in order.
+    fn step(&mut self, answers: &[Option<&str>]) -> Vec<Rejection>;
+    /// `Some` once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+    /// sha256 of a canonical encoding of the full state.
+    fn state_hash(&self) -> [u8; 32];
+    /// A compact per-seat score of the current state (e.g. ships held), for
+    /// progress displays and replays.
+    fn scores(&self) -> Vec<f64>;
+}
+
+/// Placements from scores, higher is better; equal scores share a place.
+pub fn placements_from_scores(scores: &[f64]) -> Vec<u32> {
+    scores
+        .iter()
+        .map(|s| 1 + scores.iter().filter(|o| *o > s).count() as u32)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tied_scores_share_a_place() {
+        assert_eq!(
+            placements_from_scores(&[3.0, 5.0, 3.0, 1.0]),
+            vec![2, 1, 2, 4]
+        );
+        assert_eq!(placements_from_scores(&[0.0, 0.0]), vec![1, 1]);
+    }
+}

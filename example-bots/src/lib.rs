@@ -1,0 +1,14 @@
+//! Example Ludus bots, written with [`ludus_sdk`].
+//!
+//! The strategies live in this library, one module per game, so that they can
+//! be tested natively; each is exported as its own bot module by a tiny
+//! example (`examples/<game>_<bot>.rs`, one line of [`ludus_sdk::export_bot!`]).
+//! Build every bot module with
+//!
+//! ```text
+//! cargo build --release --target wasm32-wasip1 -p ludus-example-bots --examples
+//! ```
+//!
+//! which writes `target/wasm32-wasip1/release/examples/<game>_<bot>.wasm`.
+
+pub mod planet_wars;

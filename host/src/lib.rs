@@ -1,0 +1,23 @@
+//! The Ludus host: runs untrusted WebAssembly bots in a wasmtime sandbox under
+//! fuel and memory limits, plays matches between them, and records replays
+//! that re-run bit for bit.
+//!
+//! Invariants (see `ARCHITECTURE.md`): nothing a bot does or sends may panic,
+//! hang or exhaust the host; every fault becomes data in the replay; no wall
+//! clock, OS randomness or thread timing reaches a game or a bot.
+
+pub mod check;
+pub mod fault;
+pub mod limits;
+pub mod play;
+pub mod replay;
+pub mod sandbox;
+pub mod seat;
+pub mod wasi;
+
+pub use fault::{Fault, FaultKind};
+pub use limits::{Limits, FUEL_PER_SECOND};
+pub use play::{play, play_observed, verify, MatchSpec, PlayError};
+pub use replay::{Divergence, Replay, ReplayError};
+pub use sandbox::{BotModule, LoadError, Sandbox, SandboxOptions, WASMTIME_VERSION};
+pub use seat::HostError;

@@ -1,0 +1,148 @@
+//! Reproduction: the same match twice gives the same bytes, on any number of
+//! threads; `verify` re-runs a replay and names the first turn that differs.
+
+mod common;
+
+use common::*;
+use ludus_host::{Limits, Replay};
+
+fn expander_vs_random(seed: u64) -> Replay {
+    planet_wars(
+        vec![bot("planet_wars_expander"), bot("planet_wars_random")],
+        seed,
+        120,
+        Limits::default(),
+    )
+}
+
+#[test]
+fn the_same_seed_twice_gives_byte_identical_replays() {
+    let a = expander_vs_random(11).to_bytes(false);
+    let b = expander_vs_random(11).to_bytes(false);
+    assert_eq!(a, b);
+    assert_eq!(
+        expander_vs_random(11).to_bytes(true),
+        expander_vs_random(11).to_bytes(true)
+    );
+}
+
+#[test]
+fn different_seeds_give_different_matches() {
+    let a = expander_vs_random(1);
+    let b = expander_vs_random(2);
+    assert_ne!(a.setup, b.setup, "different maps");
+    assert_ne!(a.match_id, b.match_id);
+    assert_ne!(a.initial_state_hash, b.initial_state_hash);
+}
+
+#[test]
+fn one_thread_and_many_threads_give_the_same_bytes() {
+    let seeds = [3u64, 4, 5, 6];
+    let sequential: Vec<Vec<u8>> = seeds
+        .iter()
+        .map(|&s| expander_vs_random(s).to_bytes(false))
+        .collect();
+    let parallel: Vec<Vec<u8>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = seeds
+            .iter()
+            .map(|&s| scope.spawn(move || expander_vs_random(s).to_bytes(false)))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(sequential, parallel);
+}
+
+#[test]
+fn a_replay_records_what_determines_the_match() {
+    let r = expander_vs_random(9);
+    assert_eq!(r.format, "ludus-replay");
+    assert_eq!(r.wasmtime_version, ludus_host::WASMTIME_VERSION);
+    assert_eq!(r.game, "planet-wars");
+    assert_eq!(r.seed, 9);
+    assert_eq!(r.limits, Limits::default());
+    assert!(r.setup["map"]["planets"]
+        .as_array()
+        .is_some_and(|p| p.len() >= 15));
+    assert_eq!(r.seats[0].name, "planet_wars_expander");
+    assert_eq!(r.seats[0].sha256, bot("planet_wars_expander").sha256);
+    assert_eq!(r.match_id, r.compute_match_id());
+    assert!(r
+        .turns
+        .iter()
+        .all(|t| t.state_hash.len() == 64 && t.seats.len() == 2));
+    assert!(r.turns.iter().any(|t| t.seats[0]
+        .answer
+        .as_deref()
+        .is_some_and(|a| a.contains("origin"))));
+    assert!(r.turns.iter().all(|t| t.seats.iter().all(|s| s.fuel > 0)));
+}
+
+#[test]
+fn a_replay_round_trips_through_files_plain_and_gzip() {
+    let r = expander_vs_random(12);
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["m.json", "m.json.gz"] {
+        let path = dir.path().join(name);
+        r.save(&path).unwrap();
+        assert_eq!(Replay::load(&path).unwrap(), r);
+    }
+    let err = Replay::from_bytes(b"{\"format\":\"something-else\"}").unwrap_err();
+    assert!(err.to_string().contains("not a Ludus replay"), "{err}");
+}
+
+#[test]
+fn verify_accepts_an_untouched_replay() {
+    let r = expander_vs_random(13);
+    let bots = vec![bot("planet_wars_expander"), bot("planet_wars_random")];
+    assert_eq!(ludus_host::verify(&r, bots).unwrap(), None);
+}
+
+#[test]
+fn verify_names_the_turn_of_a_hand_edited_answer() {
+    let mut r = expander_vs_random(14);
+    let turn = 20;
+    let answer = r.turns[turn].seats[1].answer.clone().unwrap();
+    r.turns[turn].seats[1].answer = Some(format!("{answer} "));
+    let bots = vec![bot("planet_wars_expander"), bot("planet_wars_random")];
+    let d = ludus_host::verify(&r, bots)
+        .unwrap()
+        .expect("the edit is found");
+    assert_eq!(d.turn, Some(r.turns[turn].turn), "{d}");
+    assert!(d.what.contains("seat 1"), "{d}");
+}
+
+#[test]
+fn verify_names_the_turn_of_a_hand_edited_state_hash() {
+    let mut r = expander_vs_random(15);
+    r.turns[30].state_hash = "0".repeat(64);
+    let bots = vec![bot("planet_wars_expander"), bot("planet_wars_random")];
+    let d = ludus_host::verify(&r, bots)
+        .unwrap()
+        .expect("the edit is found");
+    assert_eq!(d.turn, Some(31), "{d}");
+    assert!(d.what.contains("state hash"), "{d}");
+}
+
+#[test]
+fn verify_with_a_different_bot_names_the_first_turn_that_differs() {
+    let r = expander_vs_random(16);
+    let bots = vec![bot("planet_wars_expander"), bot("planet_wars_idle")];
+    let d = ludus_host::verify(&r, bots)
+        .unwrap()
+        .expect("a different bot differs");
+    // Another bot burns other fuel from its very first turn.
+    assert_eq!(d.turn, Some(1), "{d}");
+    assert!(d.what.contains("seat 1 (`planet_wars_random`) fuel"), "{d}");
+    assert!(d.what.contains("seat 1 was `planet_wars_random`"), "{d}");
+}
+
+#[test]
+fn verify_catches_an_edited_seed() {
+    let mut r = expander_vs_random(17);
+    r.seed = 18;
+    let bots = vec![bot("planet_wars_expander"), bot("planet_wars_random")];
+    let d = ludus_host::verify(&r, bots)
+        .unwrap()
+        .expect("the edit is found");
+    assert!(d.what.contains("match id"), "{d}");
+}

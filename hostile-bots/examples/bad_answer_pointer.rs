@@ -1,0 +1,2 @@
+//! Answers with a pointer far outside its memory.
+ludus_hostile_bots::hostile_bot!(ludus_hostile_bots::pack(0xffff_0000, 16));

@@ -174,7 +174,7 @@ fn check(path: &Path, game: &str, limits: &Limits) -> Result<()> {
     println!("imports  wasi_snapshot_preview1 only: ok");
     println!("exports  memory, ludus_alloc, act: ok");
     println!(
-        "turn 1   of {}: {} fuel of {} ({:.1}% of the first-turn budget)",
+        "turn 1   of {}: {} fuel of {} ({:.2}% of the first-turn budget)",
         report.game,
         report.fuel,
         limits.first_turn_fuel,

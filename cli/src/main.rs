@@ -3,8 +3,11 @@
 //! Thin glue: parsing arguments and printing. Everything it does lives in
 //! `ludus-engine`, `ludus-host` and `ludus-leaderboard`.
 
+mod league;
+
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
+use league::*;
 use ludus_host::{Limits, Replay, Sandbox};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -64,6 +67,104 @@ enum Command {
     Replay {
         #[command(subcommand)]
         command: ReplayCommand,
+    },
+    /// Check a bot and store it under a name: identical bytes again are a
+    /// no-op, new bytes are a new version (older versions keep their results).
+    Submit {
+        bot: PathBuf,
+        #[arg(long)]
+        name: String,
+        #[arg(long)]
+        game: String,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// List the stored bots.
+    Bots {
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Ladders: play every stored bot of a game against the others and rate them.
+    Ladder {
+        #[command(subcommand)]
+        command: LadderCommand,
+    },
+    /// Print a ladder's leaderboard.
+    Leaderboard {
+        /// The ladder (default: the latest, of --game if given).
+        #[arg(long)]
+        ladder: Option<i64>,
+        #[arg(long)]
+        game: Option<String>,
+        #[arg(long, default_value = "table")]
+        format: ludus_leaderboard::report::Format,
+        /// Write here instead of stdout. For html: a directory, receiving
+        /// index.html and every match's replay.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Head-to-head: seat-swapped game pairs on fresh seeds until a
+    /// pentanomial SPRT decides whether A is stronger than B.
+    MatchUp {
+        a: PathBuf,
+        b: PathBuf,
+        #[arg(long)]
+        game: String,
+        /// SPRT bounds in logistic Elo, and error rates.
+        #[arg(long, default_value = "elo0=0,elo1=10,alpha=0.05,beta=0.05")]
+        sprt: String,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Stop undecided after this many pairs.
+        #[arg(long, default_value_t = 20_000)]
+        max_pairs: u64,
+        /// Threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        #[command(flatten)]
+        limits: LimitArgs,
+    },
+}
+
+#[derive(Args)]
+struct DbArg {
+    /// The Ludus database (SQLite).
+    #[arg(long, default_value = "ludus.db")]
+    db: PathBuf,
+}
+
+#[derive(Subcommand)]
+enum LadderCommand {
+    /// Play (or resume) a ladder: every match without a result is played, in
+    /// parallel, and committed as soon as it finishes.
+    Run {
+        #[arg(long)]
+        game: String,
+        #[arg(long, default_value_t = 1)]
+        rounds: u32,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Seats per match (default: the game's fewest).
+        #[arg(long)]
+        players: Option<usize>,
+        /// Play this bot against the field instead of a round robin.
+        #[arg(long)]
+        gauntlet: Option<String>,
+        /// Only these bots (comma-separated names; default: every stored bot of the game).
+        #[arg(long, value_delimiter = ',')]
+        bots: Vec<String>,
+        /// The game's config as JSON.
+        #[arg(long)]
+        config: Option<String>,
+        #[command(flatten)]
+        limits: LimitArgs,
+        #[command(flatten)]
+        db: DbArg,
     },
 }
 
@@ -143,6 +244,65 @@ fn main() {
             ReplayCommand::Verify { replay, bots } => verify(&replay, bots),
             ReplayCommand::Show { replay, turn } => show(&replay, turn),
         },
+        Command::Submit {
+            bot,
+            name,
+            game,
+            db,
+        } => submit(&bot, &name, &game, &db.db),
+        Command::Bots { db } => list_bots(&db.db),
+        Command::Ladder {
+            command:
+                LadderCommand::Run {
+                    game,
+                    rounds,
+                    seed,
+                    threads,
+                    players,
+                    gauntlet,
+                    bots,
+                    config,
+                    limits,
+                    db,
+                },
+        } => ladder_run(LadderArgs {
+            game,
+            rounds,
+            seed,
+            threads,
+            players,
+            gauntlet,
+            bots,
+            config,
+            limits: limits.limits(),
+            db: db.db,
+        }),
+        Command::Leaderboard {
+            ladder,
+            game,
+            format,
+            out,
+            db,
+        } => leaderboard(ladder, game.as_deref(), format, out, &db.db),
+        Command::MatchUp {
+            a,
+            b,
+            game,
+            sprt,
+            seed,
+            max_pairs,
+            threads,
+            limits,
+        } => match_up(
+            &a,
+            &b,
+            &game,
+            &sprt,
+            seed,
+            max_pairs,
+            threads,
+            limits.limits(),
+        ),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

@@ -7,7 +7,10 @@ fn ludus(args: &[&str], dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ludus"))
         .args(args)
         .current_dir(dir)
-        .env("LUDUS_CACHE_DIR", ludus_testkit::workspace_root().join("target/module-cache"))
+        .env(
+            "LUDUS_CACHE_DIR",
+            ludus_testkit::workspace_root().join("target/module-cache"),
+        )
         .output()
         .expect("ludus runs")
 }
@@ -33,7 +36,11 @@ fn games_lists_planet_wars_with_its_rules_version() {
     let dir = tempfile::tempdir().unwrap();
     let o = ludus(&["games"], dir.path());
     assert!(o.status.success());
-    assert!(text(&o).contains("planet-wars       v1      2-4"), "{}", text(&o));
+    assert!(
+        text(&o).contains("planet-wars       v1      2-4"),
+        "{}",
+        text(&o)
+    );
 }
 
 #[test]
@@ -49,7 +56,15 @@ fn check_passes_an_example_bot_with_a_verdict() {
 #[test]
 fn check_fails_a_looping_bot_naming_the_fault() {
     let dir = tempfile::tempdir().unwrap();
-    let o = ludus(&["check", "--first-turn-fuel", "10000000", &bot("loop_in_act")], dir.path());
+    let o = ludus(
+        &[
+            "check",
+            "--first-turn-fuel",
+            "10000000",
+            &bot("loop_in_act"),
+        ],
+        dir.path(),
+    );
     let t = text(&o);
     assert!(!o.status.success());
     assert!(t.contains("turn 1 failed: out_of_fuel"), "{t}");
@@ -70,7 +85,10 @@ fn check_refuses_a_forbidden_import_naming_it_and_the_file() {
     let o = ludus(&["check", "missiles.wasm"], dir.path());
     let t = text(&o);
     assert!(!o.status.success());
-    assert!(t.contains("missiles.wasm") && t.contains("env::launch_missiles"), "{t}");
+    assert!(
+        t.contains("missiles.wasm") && t.contains("env::launch_missiles"),
+        "{t}"
+    );
 }
 
 #[test]
@@ -78,34 +96,74 @@ fn play_twice_writes_byte_identical_replays_and_verify_accepts_them() {
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = (bot("planet_wars_expander"), bot("planet_wars_random"));
     for out in ["one.json", "two.json"] {
-        let o = ludus(&["play", "--game", "planet-wars", "--seed", "4", "--out", out, &a, &b], dir.path());
+        let o = ludus(
+            &[
+                "play",
+                "--game",
+                "planet-wars",
+                "--seed",
+                "4",
+                "--out",
+                out,
+                &a,
+                &b,
+            ],
+            dir.path(),
+        );
         let t = text(&o);
         assert!(o.status.success(), "{t}");
-        assert!(t.contains("planet_wars_expander") && t.contains(&format!("replay   {out}")), "{t}");
+        assert!(
+            t.contains("planet_wars_expander") && t.contains(&format!("replay   {out}")),
+            "{t}"
+        );
     }
     let one = std::fs::read(dir.path().join("one.json")).unwrap();
     assert_eq!(one, std::fs::read(dir.path().join("two.json")).unwrap());
 
-    let o = ludus(&["replay", "verify", "one.json", "--bots", &bots_dir()], dir.path());
+    let o = ludus(
+        &["replay", "verify", "one.json", "--bots", &bots_dir()],
+        dir.path(),
+    );
     assert!(o.status.success(), "{}", text(&o));
     assert!(text(&o).contains("re-ran identically"));
 
     let o = ludus(&["replay", "show", "one.json", "--turn", "3"], dir.path());
     assert!(o.status.success(), "{}", text(&o));
-    assert!(text(&o).contains("seat 1 (planet_wars_random)"), "{}", text(&o));
+    assert!(
+        text(&o).contains("seat 1 (planet_wars_random)"),
+        "{}",
+        text(&o)
+    );
 }
 
 #[test]
 fn verify_fails_on_a_hand_edited_replay_naming_the_turn() {
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = (bot("planet_wars_expander"), bot("planet_wars_idle"));
-    let o = ludus(&["play", "--game", "planet-wars", "--seed", "5", "--out", "m.json", &a, &b], dir.path());
+    let o = ludus(
+        &[
+            "play",
+            "--game",
+            "planet-wars",
+            "--seed",
+            "5",
+            "--out",
+            "m.json",
+            &a,
+            &b,
+        ],
+        dir.path(),
+    );
     assert!(o.status.success(), "{}", text(&o));
     let path = dir.path().join("m.json");
     let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    v["turns"][6]["seats"][1]["answer"] = serde_json::json!(r#"{"moves":[{"origin":"x","destination":"y","ship_count":1}]}"#);
+    v["turns"][6]["seats"][1]["answer"] =
+        serde_json::json!(r#"{"moves":[{"origin":"x","destination":"y","ship_count":1}]}"#);
     std::fs::write(&path, serde_json::to_vec(&v).unwrap()).unwrap();
-    let o = ludus(&["replay", "verify", "m.json", "--bots", &bots_dir()], dir.path());
+    let o = ludus(
+        &["replay", "verify", "m.json", "--bots", &bots_dir()],
+        dir.path(),
+    );
     let t = text(&o);
     assert!(!o.status.success());
     assert!(t.contains("does not reproduce: turn 7: seat 1"), "{t}");
@@ -123,9 +181,23 @@ fn play_on_a_map_file_in_the_rule_book_shape() {
     )
     .unwrap();
     let (a, b) = (bot("planet_wars_expander"), bot("planet_wars_idle"));
-    let o = ludus(&["play", "--game", "planet-wars", "--map", "map.json", "--out", "r.json", &a, &b], dir.path());
+    let o = ludus(
+        &[
+            "play",
+            "--game",
+            "planet-wars",
+            "--map",
+            "map.json",
+            "--out",
+            "r.json",
+            &a,
+            &b,
+        ],
+        dir.path(),
+    );
     assert!(o.status.success(), "{}", text(&o));
-    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.path().join("r.json")).unwrap()).unwrap();
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("r.json")).unwrap()).unwrap();
     assert_eq!(v["setup"]["map"]["planets"][0]["name"], "home");
     assert_eq!(v["outcome"]["placements"], serde_json::json!([1, 2]));
 }
@@ -135,15 +207,31 @@ fn a_bad_map_file_is_a_clear_error_naming_it() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("bad.json"), r#"{"planets":[{"name":"a"}"#).unwrap();
     let (a, b) = (bot("planet_wars_idle"), bot("planet_wars_idle"));
-    let o = ludus(&["play", "--game", "planet-wars", "--map", "bad.json", &a, &b], dir.path());
+    let o = ludus(
+        &["play", "--game", "planet-wars", "--map", "bad.json", &a, &b],
+        dir.path(),
+    );
     assert!(!o.status.success());
-    assert!(text(&o).contains("map file bad.json is not valid JSON"), "{}", text(&o));
+    assert!(
+        text(&o).contains("map file bad.json is not valid JSON"),
+        "{}",
+        text(&o)
+    );
 }
 
 #[test]
 fn a_missing_bot_file_is_a_clear_error_naming_it() {
     let dir = tempfile::tempdir().unwrap();
-    let o = ludus(&["play", "--game", "planet-wars", "nope.wasm", &bot("planet_wars_idle")], dir.path());
+    let o = ludus(
+        &[
+            "play",
+            "--game",
+            "planet-wars",
+            "nope.wasm",
+            &bot("planet_wars_idle"),
+        ],
+        dir.path(),
+    );
     assert!(!o.status.success());
     assert!(text(&o).contains("nope.wasm"), "{}", text(&o));
 }
@@ -152,12 +240,31 @@ fn a_missing_bot_file_is_a_clear_error_naming_it() {
 fn verify_without_the_bots_says_which_bot_is_missing_and_what_to_do() {
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = (bot("planet_wars_idle"), bot("planet_wars_random"));
-    let o = ludus(&["play", "--game", "planet-wars", "--config", r#"{"max_turns":5}"#, "--out", "m.json", &a, &b], dir.path());
+    let o = ludus(
+        &[
+            "play",
+            "--game",
+            "planet-wars",
+            "--config",
+            r#"{"max_turns":5}"#,
+            "--out",
+            "m.json",
+            &a,
+            &b,
+        ],
+        dir.path(),
+    );
     assert!(o.status.success(), "{}", text(&o));
     let empty = PathBuf::from(dir.path()).join("empty");
     std::fs::create_dir(&empty).unwrap();
-    let o = ludus(&["replay", "verify", "m.json", "--bots", "empty"], dir.path());
+    let o = ludus(
+        &["replay", "verify", "m.json", "--bots", "empty"],
+        dir.path(),
+    );
     let t = text(&o);
     assert!(!o.status.success());
-    assert!(t.contains("planet_wars_idle") && t.contains("pass --bots DIR"), "{t}");
+    assert!(
+        t.contains("planet_wars_idle") && t.contains("pass --bots DIR"),
+        "{t}"
+    );
 }

@@ -20,15 +20,16 @@ fn policy(observation: &str) -> String {
             continue;
         }
         let (x, y) = (p["x"].as_f64().unwrap(), p["y"].as_f64().unwrap());
-        let target = planets
-            .iter()
-            .filter(|q| q["owner"] != 1)
-            .min_by(|a, b| {
-                let d = |q: &Value| (q["x"].as_f64().unwrap() - x).powi(2) + (q["y"].as_f64().unwrap() - y).powi(2);
-                d(a).total_cmp(&d(b))
-            });
+        let target = planets.iter().filter(|q| q["owner"] != 1).min_by(|a, b| {
+            let d = |q: &Value| {
+                (q["x"].as_f64().unwrap() - x).powi(2) + (q["y"].as_f64().unwrap() - y).powi(2)
+            };
+            d(a).total_cmp(&d(b))
+        });
         if let Some(t) = target {
-            moves.push(json!({"origin": p["name"], "destination": t["name"], "ship_count": ships / 2}));
+            moves.push(
+                json!({"origin": p["name"], "destination": t["name"], "ship_count": ships / 2}),
+            );
         }
     }
     json!({ "moves": moves }).to_string()

@@ -1,3 +1,15 @@
 //! The Ludus leaderboard: bot registry, schedules (round robin, gauntlet,
 //! free-for-all tables), ratings and storage. It builds on `ludus-host`,
-//! which plays single matches; nothing here yet.
+//! which plays single matches.
+//!
+//! [`ratings`] turns game results into Elo, Bradley–Terry and Weng–Lin
+//! ratings; [`sprt`] decides between two bots with a sequential test on game
+//! pairs. Both are pure and deterministic.
+
+pub mod ladder;
+pub mod matchup;
+pub mod ratings;
+pub mod report;
+pub mod schedule;
+pub mod sprt;
+pub mod store;

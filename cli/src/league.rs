@@ -1,0 +1,312 @@
+//! The commands around the bot store: submit, bots, ladder run, leaderboard, match-up.
+
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use ludus_host::{Limits, Sandbox};
+use ludus_leaderboard::ladder::{self, LadderSpec};
+use ludus_leaderboard::matchup::{self, MatchUp};
+use ludus_leaderboard::report::{self, Format};
+use ludus_leaderboard::schedule::Kind;
+use ludus_leaderboard::sprt::{Hypothesis, SprtConfig};
+use ludus_leaderboard::store::Store;
+use std::path::{Path, PathBuf};
+
+fn open(db: &Path) -> Result<Store> {
+    Ok(Store::open(db)?)
+}
+
+pub fn submit(path: &Path, name: &str, game: &str, db: &Path) -> Result<()> {
+    let sandbox = Sandbox::new()?;
+    let report =
+        ludus_host::check::check(&sandbox, path, game, &Limits::default()).with_context(|| {
+            format!(
+                "{} is refused: it is not a bot Ludus can run",
+                path.display()
+            )
+        })?;
+    if let Some(f) = &report.fault {
+        bail!(
+            "{} is refused: its first turn of {game} failed: {f} (try `ludus check {}`)",
+            path.display(),
+            path.display()
+        );
+    }
+    let wasm = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let now = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+    let mut store = open(db)?;
+    let s = store.submit(name, game, &wasm, &report.sha256, &now)?;
+    if s.new_version {
+        println!(
+            "stored {} v{} ({game}, sha256 {}) in {}",
+            s.bot.name,
+            s.bot.version,
+            &s.bot.sha256[..12],
+            db.display()
+        );
+    } else {
+        println!(
+            "unchanged: {} v{} already has these bytes (sha256 {})",
+            s.bot.name,
+            s.bot.version,
+            &s.bot.sha256[..12]
+        );
+    }
+    Ok(())
+}
+
+pub fn list_bots(db: &Path) -> Result<()> {
+    let store = open(db)?;
+    println!(
+        "{:<24} {:>7} {:<12} {:<14} submitted",
+        "bot", "version", "game", "sha256"
+    );
+    for game in ludus_engine::games() {
+        for b in store.latest_bots(game.id)? {
+            println!(
+                "{:<24} {:>7} {:<12} {:<14} {}",
+                b.name,
+                b.version,
+                b.game,
+                &b.sha256[..12],
+                b.submitted_at
+            );
+        }
+    }
+    Ok(())
+}
+
+pub struct LadderArgs {
+    pub game: String,
+    pub rounds: u32,
+    pub seed: u64,
+    pub threads: Option<usize>,
+    pub players: Option<usize>,
+    pub gauntlet: Option<String>,
+    pub bots: Vec<String>,
+    pub config: Option<String>,
+    pub limits: Limits,
+    pub db: PathBuf,
+}
+
+fn threads(t: Option<usize>) -> usize {
+    t.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+pub fn ladder_run(args: LadderArgs) -> Result<()> {
+    let info = ludus_engine::registry::info(&args.game)?;
+    let mut store = open(&args.db)?;
+    let mut bots = store.latest_bots(&args.game)?;
+    if !args.bots.is_empty() {
+        bots = args
+            .bots
+            .iter()
+            .map(|name| {
+                let b = store.bot(name, None)?;
+                if b.game != args.game {
+                    bail!("bot `{name}` is a {} bot, not a {} one", b.game, args.game);
+                }
+                Ok(b)
+            })
+            .collect::<Result<_>>()?;
+    }
+    if bots.is_empty() {
+        bail!(
+            "no {} bots in {}; add some with `ludus submit BOT.wasm --name NAME --game {}`",
+            args.game,
+            args.db.display(),
+            args.game
+        );
+    }
+    let kind = match &args.gauntlet {
+        None => Kind::RoundRobin,
+        Some(name) => Kind::Gauntlet {
+            challenger: bots.iter().position(|b| &b.name == name).with_context(|| {
+                format!("the gauntlet bot `{name}` is not among the ladder's bots")
+            })?,
+        },
+    };
+    let config = match &args.config {
+        Some(text) => serde_json::from_str(text).context("--config is not valid JSON")?,
+        None => serde_json::Value::Null,
+    };
+    let spec = LadderSpec {
+        game: args.game.clone(),
+        kind,
+        players: args.players.unwrap_or(info.min_players),
+        rounds: args.rounds,
+        seed: args.seed,
+        config,
+        limits: args.limits,
+        bots,
+    };
+    let threads = threads(args.threads);
+    let sandbox = Sandbox::new()?;
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} matches  {per_sec}  elapsed {elapsed}  ETA {eta}",
+        )
+        .expect("a valid template"),
+    );
+    let mut announced = false;
+    let id = ladder::run(&mut store, &sandbox, &spec, threads, |p| {
+        if !announced {
+            announced = true;
+            bar.set_length(p.total as u64);
+            bar.set_position(p.done as u64);
+            bar.reset_eta();
+            if p.resumed > 0 {
+                bar.println(format!(
+                    "resuming: {} of {} matches already played, {} to go",
+                    p.resumed,
+                    p.total,
+                    p.total - p.resumed
+                ));
+            }
+        }
+        bar.set_position(p.done as u64);
+    })?;
+    bar.finish_and_clear();
+    let lb = report::leaderboard(&store, id)?;
+    print!("{}", lb.render(Format::Table, &|_| String::new()));
+    Ok(())
+}
+
+pub fn leaderboard(
+    ladder: Option<i64>,
+    game: Option<&str>,
+    format: Format,
+    out: Option<PathBuf>,
+    db: &Path,
+) -> Result<()> {
+    if !db.exists() {
+        bail!(
+            "{} does not exist; run `ludus ladder run` first (or pass --db)",
+            db.display()
+        );
+    }
+    let store = open(db)?;
+    let id = match ladder {
+        Some(id) => id,
+        None => store.latest_ladder(game)?.with_context(|| {
+            format!(
+                "no ladder in {} yet; run `ludus ladder run` first",
+                db.display()
+            )
+        })?,
+    };
+    let lb = report::leaderboard(&store, id)?;
+    match (format, out) {
+        (Format::Html, Some(dir)) => {
+            let replays = dir.join("replays");
+            std::fs::create_dir_all(&replays)
+                .with_context(|| format!("cannot create {}", replays.display()))?;
+            for m in &lb.matches {
+                if let Some(gz) = store.replay(&m.match_id)? {
+                    let replay = ludus_host::Replay::from_bytes(&gz)?;
+                    replay.save(&replays.join(format!("{}.json", m.match_id)))?;
+                }
+            }
+            let page = dir.join("index.html");
+            std::fs::write(
+                &page,
+                lb.render(Format::Html, &|id| format!("replays/{id}.json")),
+            )
+            .with_context(|| format!("cannot write {}", page.display()))?;
+            println!(
+                "wrote {} and {} replays in {}",
+                page.display(),
+                lb.matches.len(),
+                replays.display()
+            );
+        }
+        (format, Some(path)) => {
+            std::fs::write(&path, lb.render(format, &|id| format!("replays/{id}.json")))
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        (format, None) => print!("{}", lb.render(format, &|id| format!("replays/{id}.json"))),
+    }
+    Ok(())
+}
+
+fn parse_sprt(text: &str) -> Result<SprtConfig> {
+    let mut c = SprtConfig::default();
+    for part in text.split(',').filter(|p| !p.is_empty()) {
+        let (k, v) = part
+            .split_once('=')
+            .with_context(|| format!("--sprt: `{part}` is not key=value"))?;
+        let v: f64 = v
+            .trim()
+            .parse()
+            .with_context(|| format!("--sprt: `{v}` is not a number"))?;
+        match k.trim() {
+            "elo0" => c.elo0 = v,
+            "elo1" => c.elo1 = v,
+            "alpha" => c.alpha = v,
+            "beta" => c.beta = v,
+            other => bail!("--sprt: unknown key `{other}` (use elo0, elo1, alpha, beta)"),
+        }
+    }
+    c.validate()?;
+    Ok(c)
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn match_up(
+    a: &Path,
+    b: &Path,
+    game: &str,
+    sprt: &str,
+    seed: u64,
+    max_pairs: u64,
+    threads_arg: Option<usize>,
+    limits: Limits,
+) -> Result<()> {
+    let config = parse_sprt(sprt)?;
+    let sandbox = Sandbox::new()?;
+    let load = |p: &Path| {
+        sandbox
+            .load_file(p)
+            .with_context(|| format!("cannot use {} as a bot", p.display()))
+    };
+    let m = MatchUp {
+        game: game.to_string(),
+        config: serde_json::Value::Null,
+        limits,
+        seed,
+        a: load(a)?,
+        b: load(b)?,
+        sprt: config,
+        max_pairs,
+    };
+    let (lo, hi) = config.bounds();
+    println!(
+        "{} vs {}: SPRT elo0={} elo1={} alpha={} beta={}, LLR bounds [{lo:.2}, {hi:.2}]",
+        m.a.name, m.b.name, config.elo0, config.elo1, config.alpha, config.beta
+    );
+    let result = matchup::run(&m, threads(threads_arg), |s| {
+        let est = s.estimate();
+        let (elo, err, los) = est.map_or((0.0, 0.0, 0.5), |e| (e.elo, e.ci95, e.los));
+        println!(
+            "pairs {:>5}  LLR {:>6.2} [{lo:.2}, {hi:.2}]  Elo {:>+7.1} ± {:>5.1}  LOS {:>5.1}%  pentanomial {:?}",
+            s.pairs(),
+            s.llr(),
+            elo,
+            err,
+            100.0 * los,
+            s.counts()
+        );
+    })?;
+    match result.decision() {
+        Some(Hypothesis::H1) => println!(
+            "H1 accepted: {} is stronger than {} by at least {} Elo",
+            m.a.name, m.b.name, config.elo1
+        ),
+        Some(Hypothesis::H0) => println!(
+            "H0 accepted: {} is not stronger than {} by {} Elo",
+            m.a.name, m.b.name, config.elo1
+        ),
+        None => println!("undecided after {} pairs", result.pairs()),
+    }
+    Ok(())
+}

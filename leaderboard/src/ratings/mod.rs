@@ -1,0 +1,213 @@
+//! Ratings: pure, deterministic functions from game results to ratings.
+//!
+//! Three systems, for three uses:
+//!
+//! - [`elo`]: the running ladder. Games are applied one by one in the order
+//!   given (the schedule order, so the number of worker threads cannot change
+//!   a rating); multi-seat games are split into pairs.
+//! - [`bradley_terry`]: the order-free maximum-likelihood fit over every
+//!   pairwise result, on the Elo scale, with 95% intervals. This is the
+//!   number to publish at the end of a round robin or a gauntlet.
+//! - [`weng_lin`]: Weng–Lin Bayesian ratings (OpenSkill, Bradley–Terry full
+//!   pairing), made for 3–4 seat free-for-all tables; bots are ranked by the
+//!   "ordinal" μ − 3σ.
+//!
+//! All of them take the same input: a slice of [`GameResult`] (one per game,
+//! bots named by their index `0..n_bots`) and the number of bots. Bots are
+//! plain `usize` indices so that a storage layer can map its own ids (rows,
+//! names) to `0..n` in a stable order, such as by registration.
+//!
+//! # Determinism
+//!
+//! No result depends on hash-map iteration order, the clock or threads: games
+//! are read in input order, pairs in seat order, bots in index order. The same
+//! input gives bit-identical output on every run. The Bradley–Terry fit is also
+//! independent of the order of the games (its counts are accumulated exactly,
+//! in integers).
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+pub mod bradley_terry;
+pub mod elo;
+pub mod weng_lin;
+
+/// The outcome of a two-seat game, seen from the first seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Outcome {
+    /// The first seat won.
+    Win,
+    /// Draw.
+    Draw,
+    /// The first seat lost.
+    Loss,
+}
+
+impl Outcome {
+    /// The first seat's score: 1 for a win, ½ for a draw, 0 for a loss.
+    pub fn score(self) -> f64 {
+        match self {
+            Outcome::Win => 1.0,
+            Outcome::Draw => 0.5,
+            Outcome::Loss => 0.0,
+        }
+    }
+
+    /// The same game seen from the other seat.
+    pub fn reversed(self) -> Outcome {
+        match self {
+            Outcome::Win => Outcome::Loss,
+            Outcome::Draw => Outcome::Draw,
+            Outcome::Loss => Outcome::Win,
+        }
+    }
+
+    /// Compares two placements (lower is better): a better placement wins,
+    /// an equal one draws.
+    pub fn from_placements(first: u32, second: u32) -> Outcome {
+        match first.cmp(&second) {
+            std::cmp::Ordering::Less => Outcome::Win,
+            std::cmp::Ordering::Equal => Outcome::Draw,
+            std::cmp::Ordering::Greater => Outcome::Loss,
+        }
+    }
+}
+
+/// The result of one game: which bot sat in each seat and where it placed.
+///
+/// `placements[s]` is the placement of the bot in seat `s`: 1 is first, and
+/// tied seats share a placement (a two-seat draw is `[1, 1]`; a four-seat game
+/// with a tie for second is `[1, 2, 2, 4]` or `[1, 2, 2, 3]`: only the order
+/// matters). A game has at least two seats, and a bot sits in one seat at most.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct GameResult {
+    /// The bot (index in `0..n_bots`) in each seat.
+    pub bots: Vec<usize>,
+    /// The placement of each seat: 1 = first, ties share.
+    pub placements: Vec<u32>,
+}
+
+impl GameResult {
+    /// A game with the given bots (in seat order) and placements.
+    pub fn new(bots: Vec<usize>, placements: Vec<u32>) -> Self {
+        GameResult { bots, placements }
+    }
+
+    /// A two-seat game between `first` and `second`, with the outcome for
+    /// `first`.
+    pub fn duel(first: usize, second: usize, outcome: Outcome) -> Self {
+        let placements = match outcome {
+            Outcome::Win => vec![1, 2],
+            Outcome::Draw => vec![1, 1],
+            Outcome::Loss => vec![2, 1],
+        };
+        GameResult {
+            bots: vec![first, second],
+            placements,
+        }
+    }
+
+    /// The number of seats.
+    pub fn seats(&self) -> usize {
+        self.bots.len()
+    }
+
+    /// Every pair of seats once, as `(bot a, bot b, outcome for a)`, with
+    /// `a` in the earlier seat; pairs come in seat order `(0,1), (0,2), …,
+    /// (1,2), …`. A game of n seats gives n(n−1)/2 pairs.
+    pub fn pairs(&self) -> impl Iterator<Item = (usize, usize, Outcome)> + '_ {
+        let n = self.bots.len();
+        (0..n).flat_map(move |s| {
+            (s + 1..n).map(move |t| {
+                (
+                    self.bots[s],
+                    self.bots[t],
+                    Outcome::from_placements(self.placements[s], self.placements[t]),
+                )
+            })
+        })
+    }
+
+    /// Checks the game against `n_bots`; `index` is the game's position in
+    /// its slice, reported in the error.
+    pub fn validate(&self, index: usize, n_bots: usize) -> Result<(), RatingError> {
+        if self.bots.len() != self.placements.len() {
+            return Err(RatingError::LengthMismatch {
+                game: index,
+                bots: self.bots.len(),
+                placements: self.placements.len(),
+            });
+        }
+        if self.bots.len() < 2 {
+            return Err(RatingError::TooFewSeats {
+                game: index,
+                seats: self.bots.len(),
+            });
+        }
+        for (s, &bot) in self.bots.iter().enumerate() {
+            if bot >= n_bots {
+                return Err(RatingError::UnknownBot {
+                    game: index,
+                    bot,
+                    n_bots,
+                });
+            }
+            if self.bots[..s].contains(&bot) {
+                return Err(RatingError::DuplicateBot { game: index, bot });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Checks every game of a slice (see [`GameResult::validate`]).
+pub fn validate_games(games: &[GameResult], n_bots: usize) -> Result<(), RatingError> {
+    games
+        .iter()
+        .enumerate()
+        .try_for_each(|(i, g)| g.validate(i, n_bots))
+}
+
+/// Why a rating could not be computed.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum RatingError {
+    /// `bots` and `placements` differ in length.
+    #[error("game {game}: {bots} bots but {placements} placements")]
+    LengthMismatch {
+        /// Position of the game in the input.
+        game: usize,
+        /// Length of `bots`.
+        bots: usize,
+        /// Length of `placements`.
+        placements: usize,
+    },
+    /// A game needs two seats at least.
+    #[error("game {game}: {seats} seat(s), a game needs at least 2")]
+    TooFewSeats {
+        /// Position of the game in the input.
+        game: usize,
+        /// Number of seats.
+        seats: usize,
+    },
+    /// A bot index out of `0..n_bots`.
+    #[error("game {game}: bot {bot} is not among the {n_bots} bots")]
+    UnknownBot {
+        /// Position of the game in the input.
+        game: usize,
+        /// The bad index.
+        bot: usize,
+        /// The number of bots.
+        n_bots: usize,
+    },
+    /// The same bot in two seats of one game.
+    #[error("game {game}: bot {bot} sits in two seats")]
+    DuplicateBot {
+        /// Position of the game in the input.
+        game: usize,
+        /// The repeated bot.
+        bot: usize,
+    },
+    /// A configuration value out of range.
+    #[error("invalid configuration: {0}")]
+    InvalidConfig(String),
+}

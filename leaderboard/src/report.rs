@@ -1,0 +1,388 @@
+//! The leaderboard of a ladder, and its renderings: a terminal table, JSON,
+//! CSV, Markdown and a static HTML page with links to every match's replay.
+
+use crate::ladder::{self, LadderError, BRADLEY_TERRY, ELO, WENG_LIN};
+use crate::store::Store;
+use serde::Serialize;
+use std::fmt::Write;
+
+/// One bot's line.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Row {
+    pub rank: u32,
+    pub bot: String,
+    pub version: u32,
+    pub sha256: String,
+    /// The ranking rating: Bradley–Terry (Elo scale, mean 0) for two seats,
+    /// Weng–Lin μ − 3σ for more.
+    pub rating: f64,
+    /// ± half-width of the 95% interval (Bradley–Terry), or 3σ (Weng–Lin).
+    pub interval: f64,
+    /// The running Elo, applied in schedule order.
+    pub elo: f64,
+    pub games: u32,
+    /// First place alone.
+    pub wins: u32,
+    /// First place shared.
+    pub draws: u32,
+    pub losses: u32,
+    /// Mean game score (the game's own score, 0..1), in percent.
+    pub score_pct: f64,
+    /// Turns with a fault, over all games.
+    pub faults: u32,
+}
+
+/// One match, for the HTML page.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MatchLine {
+    pub index: u32,
+    pub seed: u64,
+    pub seats: Vec<String>,
+    pub placements: Vec<u32>,
+    pub turns: u32,
+    pub reason: String,
+    pub match_id: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Leaderboard {
+    pub ladder: i64,
+    pub game: String,
+    pub kind: String,
+    pub players: u32,
+    pub rounds: u32,
+    pub seed: u64,
+    /// Matches with a result / in the schedule.
+    pub played: usize,
+    pub scheduled: usize,
+    pub rating_system: String,
+    pub rows: Vec<Row>,
+    pub matches: Vec<MatchLine>,
+}
+
+/// Builds the leaderboard of ladder `id` from the store.
+pub fn leaderboard(store: &Store, id: i64) -> Result<Leaderboard, LadderError> {
+    let record = ladder::ladder(store, id)?;
+    let schedule = store.schedule(id)?;
+    let results = store.results(id)?;
+    let n = record.bots.len();
+    let system = if record.players == 2 {
+        BRADLEY_TERRY
+    } else {
+        WENG_LIN
+    };
+    let ranking = store.ratings(id, system)?;
+    let elo = store.ratings(id, ELO)?;
+    let mut rows: Vec<Row> = record
+        .bots
+        .iter()
+        .enumerate()
+        .map(|(i, b)| Row {
+            rank: 0,
+            bot: b.name.clone(),
+            version: b.version,
+            sha256: b.sha256.clone(),
+            rating: ranking.get(i).map_or(0.0, |r| r.1),
+            interval: ranking.get(i).map_or(0.0, |r| r.2),
+            elo: elo.get(i).map_or(0.0, |r| r.1),
+            games: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            score_pct: 0.0,
+            faults: 0,
+        })
+        .collect();
+    let mut score_sum = vec![0.0; n];
+    for r in results.iter().filter(|r| r.aborted.is_none()) {
+        let seats = &schedule[r.index as usize].seats;
+        let firsts = r.placements.iter().filter(|&&p| p == 1).count();
+        for (seat, &bot) in seats.iter().enumerate() {
+            let row = &mut rows[bot];
+            row.games += 1;
+            row.faults += r.faults.get(seat).copied().unwrap_or(0);
+            match r.placements.get(seat) {
+                Some(1) if firsts == 1 => row.wins += 1,
+                Some(1) => row.draws += 1,
+                _ => row.losses += 1,
+            }
+            score_sum[bot] += r.scores.get(seat).copied().unwrap_or(0.0);
+        }
+    }
+    for (row, sum) in rows.iter_mut().zip(&score_sum) {
+        row.score_pct = if row.games == 0 {
+            0.0
+        } else {
+            100.0 * sum / row.games as f64
+        };
+    }
+    rows.sort_by(|a, b| {
+        b.rating
+            .total_cmp(&a.rating)
+            .then_with(|| a.bot.cmp(&b.bot))
+    });
+    for (i, row) in rows.iter_mut().enumerate() {
+        row.rank = i as u32 + 1;
+    }
+    let matches = results
+        .iter()
+        .map(|r| {
+            let m = &schedule[r.index as usize];
+            MatchLine {
+                index: r.index,
+                seed: m.seed,
+                seats: m
+                    .seats
+                    .iter()
+                    .map(|&b| record.bots[b].name.clone())
+                    .collect(),
+                placements: r.placements.clone(),
+                turns: r.turns,
+                reason: r.aborted.clone().unwrap_or_else(|| r.reason.clone()),
+                match_id: r.match_id.clone(),
+            }
+        })
+        .collect();
+    Ok(Leaderboard {
+        ladder: id,
+        game: record.game,
+        kind: record.kind,
+        players: record.players,
+        rounds: record.rounds,
+        seed: record.seed,
+        played: results.len(),
+        scheduled: schedule.len(),
+        rating_system: if system == BRADLEY_TERRY {
+            "Bradley–Terry (Elo scale, ± 95% interval)".into()
+        } else {
+            "Weng–Lin μ − 3σ (± 3σ)".into()
+        },
+        rows,
+        matches,
+    })
+}
+
+/// Output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Table,
+    Json,
+    Csv,
+    Markdown,
+    Html,
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Ok(match s {
+            "table" => Format::Table,
+            "json" => Format::Json,
+            "csv" => Format::Csv,
+            "markdown" | "md" => Format::Markdown,
+            "html" => Format::Html,
+            other => {
+                return Err(format!(
+                    "unknown format `{other}`; use table, json, csv, markdown or html"
+                ))
+            }
+        })
+    }
+}
+
+const HEADERS: [&str; 11] = [
+    "rank", "bot", "rating", "±", "elo", "games", "wins", "draws", "losses", "score %", "faults",
+];
+
+fn cells(r: &Row) -> [String; 11] {
+    [
+        r.rank.to_string(),
+        format!("{} v{}", r.bot, r.version),
+        format!("{:.1}", r.rating),
+        format!("{:.1}", r.interval),
+        format!("{:.0}", r.elo),
+        r.games.to_string(),
+        r.wins.to_string(),
+        r.draws.to_string(),
+        r.losses.to_string(),
+        format!("{:.1}", r.score_pct),
+        r.faults.to_string(),
+    ]
+}
+
+impl Leaderboard {
+    pub fn title(&self) -> String {
+        format!(
+            "{} {} ladder {} ({} seats, {} rounds, seed {}): {}/{} matches played",
+            self.game,
+            self.kind,
+            self.ladder,
+            self.players,
+            self.rounds,
+            self.seed,
+            self.played,
+            self.scheduled
+        )
+    }
+
+    /// Renders in `format`. `replay_link` maps a match id to the link of its
+    /// replay (HTML only).
+    pub fn render(&self, format: Format, replay_link: &dyn Fn(&str) -> String) -> String {
+        match format {
+            Format::Table => self.table(),
+            Format::Json => serde_json::to_string_pretty(self).expect("serialises") + "\n",
+            Format::Csv => self.csv(),
+            Format::Markdown => self.markdown(),
+            Format::Html => self.html(replay_link),
+        }
+    }
+
+    fn table(&self) -> String {
+        let rows: Vec<[String; 11]> = self.rows.iter().map(cells).collect();
+        let width = |i: usize| {
+            rows.iter()
+                .map(|r| r[i].chars().count())
+                .chain([HEADERS[i].chars().count()])
+                .max()
+                .unwrap_or(0)
+        };
+        let widths: Vec<usize> = (0..11).map(width).collect();
+        let mut out = format!("{}\nrated by {}\n", self.title(), self.rating_system);
+        let line = |cells: &[String]| {
+            cells
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    if i == 1 {
+                        format!("{c:<w$}", w = widths[i])
+                    } else {
+                        format!("{c:>w$}", w = widths[i])
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("  ")
+        };
+        out.push_str(&line(&HEADERS.map(String::from)));
+        out.push('\n');
+        for r in &rows {
+            out.push_str(&line(r));
+            out.push('\n');
+        }
+        out
+    }
+
+    fn csv(&self) -> String {
+        let mut out = String::from("rank,bot,version,sha256,rating,interval,elo,games,wins,draws,losses,score_pct,faults\n");
+        for r in &self.rows {
+            let _ = writeln!(
+                out,
+                "{},{},{},{},{:.3},{:.3},{:.3},{},{},{},{},{:.3},{}",
+                r.rank,
+                csv_field(&r.bot),
+                r.version,
+                r.sha256,
+                r.rating,
+                r.interval,
+                r.elo,
+                r.games,
+                r.wins,
+                r.draws,
+                r.losses,
+                r.score_pct,
+                r.faults
+            );
+        }
+        out
+    }
+
+    fn markdown(&self) -> String {
+        let mut out = format!(
+            "## {}\n\nRated by {}.\n\n",
+            self.title(),
+            self.rating_system
+        );
+        out.push_str(&format!("| {} |\n", HEADERS.join(" | ")));
+        out.push_str(&format!("|{}\n", "---|".repeat(HEADERS.len())));
+        for r in &self.rows {
+            let c = cells(r).map(|c| c.replace('|', "\\|"));
+            out.push_str(&format!("| {} |\n", c.join(" | ")));
+        }
+        out
+    }
+
+    fn html(&self, replay_link: &dyn Fn(&str) -> String) -> String {
+        let mut out = String::new();
+        let _ = write!(
+            out,
+            "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title>\n<style>\
+body{{font-family:system-ui,sans-serif;margin:2em;color:#222}}table{{border-collapse:collapse;margin:1em 0}}\
+th,td{{padding:.3em .7em;border-bottom:1px solid #ddd;text-align:right}}td.l,th.l{{text-align:left}}\
+caption{{text-align:left;font-weight:bold;padding:.5em 0}}</style></head><body>\n<h1>{}</h1>\n<p>Rated by {}.</p>\n",
+            esc(&self.title()),
+            esc(&self.title()),
+            esc(&self.rating_system)
+        );
+        out.push_str("<table><caption>Leaderboard</caption><tr>");
+        for (i, h) in HEADERS.iter().enumerate() {
+            let _ = write!(
+                out,
+                "<th{}>{}</th>",
+                if i == 1 { " class=\"l\"" } else { "" },
+                esc(h)
+            );
+        }
+        out.push_str("</tr>\n");
+        for r in &self.rows {
+            out.push_str("<tr>");
+            for (i, c) in cells(r).iter().enumerate() {
+                let _ = write!(
+                    out,
+                    "<td{}>{}</td>",
+                    if i == 1 { " class=\"l\"" } else { "" },
+                    esc(c)
+                );
+            }
+            out.push_str("</tr>\n");
+        }
+        out.push_str("</table>\n<table><caption>Matches</caption><tr><th>#</th><th>seed</th><th class=\"l\">seats (place)</th><th>turns</th><th class=\"l\">result</th><th class=\"l\">replay</th></tr>\n");
+        for m in &self.matches {
+            let seats = m
+                .seats
+                .iter()
+                .zip(m.placements.iter().map(Some).chain(std::iter::repeat(None)))
+                .map(|(s, p)| match p {
+                    Some(p) => format!("{} ({p})", esc(s)),
+                    None => esc(s),
+                })
+                .collect::<Vec<_>>()
+                .join(" vs ");
+            let _ = writeln!(
+                out,
+                "<tr><td>{}</td><td>{}</td><td class=\"l\">{seats}</td><td>{}</td><td class=\"l\">{}</td><td class=\"l\"><a href=\"{}\">{}</a></td></tr>",
+                m.index,
+                m.seed,
+                m.turns,
+                esc(&m.reason),
+                esc(&replay_link(&m.match_id)),
+                esc(&m.match_id[..12.min(m.match_id.len())])
+            );
+        }
+        out.push_str("</table>\n</body></html>\n");
+        out
+    }
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}

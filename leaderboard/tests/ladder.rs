@@ -1,0 +1,215 @@
+//! Ladders end to end through the library: storage, schedules, parallel play,
+//! ratings, leaderboards.
+
+use ludus_host::{Limits, Sandbox, SandboxOptions};
+use ludus_leaderboard::ladder::{self, LadderSpec};
+use ludus_leaderboard::report::{self, Format};
+use ludus_leaderboard::schedule::Kind;
+use ludus_leaderboard::store::{Store, StoreError};
+use std::path::Path;
+use std::sync::OnceLock;
+
+fn sandbox() -> &'static Sandbox {
+    static S: OnceLock<Sandbox> = OnceLock::new();
+    S.get_or_init(|| {
+        Sandbox::with_options(SandboxOptions {
+            cache_dir: Some(ludus_testkit::workspace_root().join("target/module-cache")),
+            ..SandboxOptions::default()
+        })
+        .unwrap()
+    })
+}
+
+const NOW: &str = "2026-01-01T00:00:00Z";
+
+fn store_with_bots(path: &Path, bots: &[(&str, &str)]) -> Store {
+    let mut store = Store::open(path).unwrap();
+    for (name, file) in bots {
+        let wasm = std::fs::read(ludus_testkit::bot(file)).unwrap();
+        let sha = ludus_host::sandbox::sha256_hex(&wasm);
+        store.submit(name, "planet-wars", &wasm, &sha, NOW).unwrap();
+    }
+    store
+}
+
+const EXAMPLES: [(&str, &str); 3] = [
+    ("expander", "planet_wars_expander"),
+    ("idle", "planet_wars_idle"),
+    ("random", "planet_wars_random"),
+];
+
+fn spec(store: &Store, players: usize, rounds: u32, kind: Kind) -> LadderSpec {
+    LadderSpec {
+        game: "planet-wars".into(),
+        kind,
+        players,
+        rounds,
+        seed: 3,
+        config: serde_json::json!({ "max_turns": 150 }),
+        limits: Limits::default(),
+        bots: store.latest_bots("planet-wars").unwrap(),
+    }
+}
+
+#[test]
+fn one_thread_and_two_threads_give_identical_ratings_and_an_identical_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut dumps = Vec::new();
+    for threads in [1, 2] {
+        let mut store = store_with_bots(&dir.path().join(format!("t{threads}.db")), &EXAMPLES);
+        let spec = spec(&store, 2, 2, Kind::RoundRobin);
+        let id = ladder::run(&mut store, sandbox(), &spec, threads, |_| {}).unwrap();
+        assert_eq!(store.results(id).unwrap().len(), 12);
+        dumps.push(store.dump().unwrap());
+    }
+    assert_eq!(dumps[0], dumps[1]);
+    assert!(dumps[0].contains("bradley-terry") && dumps[0].contains("elo"));
+}
+
+#[test]
+fn a_finished_ladder_run_again_plays_nothing_and_keeps_every_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = store_with_bots(&dir.path().join("l.db"), &EXAMPLES);
+    let spec = spec(&store, 2, 1, Kind::RoundRobin);
+    let id = ladder::run(&mut store, sandbox(), &spec, 2, |_| {}).unwrap();
+    let before = store.dump().unwrap();
+    let mut seen = Vec::new();
+    let again = ladder::run(&mut store, sandbox(), &spec, 2, |p| seen.push(p)).unwrap();
+    assert_eq!(id, again, "the same ladder is found again");
+    assert_eq!(seen.len(), 1);
+    assert_eq!((seen[0].done, seen[0].resumed, seen[0].total), (6, 6, 6));
+    assert_eq!(before, store.dump().unwrap());
+}
+
+#[test]
+fn the_expander_tops_a_round_robin_of_the_examples() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = store_with_bots(&dir.path().join("l.db"), &EXAMPLES);
+    let spec = spec(&store, 2, 2, Kind::RoundRobin);
+    let id = ladder::run(&mut store, sandbox(), &spec, 2, |_| {}).unwrap();
+    let lb = report::leaderboard(&store, id).unwrap();
+    assert_eq!(lb.rows[0].bot, "expander");
+    assert_eq!(lb.rows[0].rank, 1);
+    assert_eq!(lb.rows[0].games, 8);
+    assert_eq!(lb.rows[0].wins + lb.rows[0].draws + lb.rows[0].losses, 8);
+    assert!(lb.rows[0].interval > 0.0);
+    assert!(lb.rows.iter().all(|r| r.games == 8));
+    for format in [Format::Table, Format::Json, Format::Csv, Format::Markdown] {
+        let text = lb.render(format, &|id| format!("r/{id}.json"));
+        assert!(text.contains("expander"), "{format:?}: {text}");
+    }
+    let html = lb.render(Format::Html, &|id| format!("r/{id}.json"));
+    assert_eq!(
+        html.matches("<a href=\"r/").count(),
+        12,
+        "a link to every replay"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&lb.render(Format::Json, &|_| String::new())).unwrap();
+    assert_eq!(json["rows"][0]["bot"], "expander");
+    let csv = lb.render(Format::Csv, &|_| String::new());
+    assert_eq!(csv.lines().count(), 4);
+    // Every replay is stored and verifies.
+    for m in &lb.matches {
+        let gz = store.replay(&m.match_id).unwrap().expect("stored");
+        let replay = ludus_host::Replay::from_bytes(&gz).unwrap();
+        assert_eq!(replay.match_id, m.match_id);
+    }
+}
+
+#[test]
+fn a_gauntlet_plays_one_bot_against_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = store_with_bots(&dir.path().join("l.db"), &EXAMPLES);
+    let spec = spec(&store, 2, 1, Kind::Gauntlet { challenger: 2 });
+    let id = ladder::run(&mut store, sandbox(), &spec, 2, |_| {}).unwrap();
+    let lb = report::leaderboard(&store, id).unwrap();
+    assert_eq!(lb.matches.len(), 4);
+    assert!(lb
+        .matches
+        .iter()
+        .all(|m| m.seats.contains(&"random".to_string())));
+}
+
+#[test]
+fn four_seat_tables_are_rated_by_weng_lin() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots = [
+        ("expander", "planet_wars_expander"),
+        ("idle", "planet_wars_idle"),
+        ("random", "planet_wars_random"),
+        ("random-b", "planet_wars_random"),
+    ];
+    let mut store = store_with_bots(&dir.path().join("l.db"), &bots);
+    let spec = spec(&store, 4, 1, Kind::RoundRobin);
+    let id = ladder::run(&mut store, sandbox(), &spec, 2, |_| {}).unwrap();
+    let lb = report::leaderboard(&store, id).unwrap();
+    assert_eq!(lb.matches.len(), 4, "one table, four rotations");
+    assert!(lb.rating_system.contains("Weng"));
+    assert_eq!(lb.rows[0].bot, "expander");
+}
+
+#[test]
+fn submitting_identical_bytes_is_a_no_op_and_new_bytes_a_new_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("s.db")).unwrap();
+    let a = std::fs::read(ludus_testkit::bot("planet_wars_idle")).unwrap();
+    let b = std::fs::read(ludus_testkit::bot("planet_wars_random")).unwrap();
+    let sha = ludus_host::sandbox::sha256_hex;
+    let first = store.submit("x", "planet-wars", &a, &sha(&a), NOW).unwrap();
+    assert!(first.new_version && first.bot.version == 1);
+    let again = store.submit("x", "planet-wars", &a, &sha(&a), NOW).unwrap();
+    assert!(!again.new_version && again.bot.version == 1);
+    let second = store.submit("x", "planet-wars", &b, &sha(&b), NOW).unwrap();
+    assert!(second.new_version && second.bot.version == 2);
+    assert_eq!(store.bot("x", Some(1)).unwrap().sha256, sha(&a));
+    assert_eq!(store.bot("x", None).unwrap().sha256, sha(&b));
+    assert_eq!(store.wasm(&sha(&a)).unwrap(), a);
+    assert!(matches!(
+        store.bot("x", Some(9)),
+        Err(StoreError::UnknownVersion { .. })
+    ));
+    assert!(matches!(
+        store.bot("nobody", None),
+        Err(StoreError::UnknownBot(_))
+    ));
+}
+
+#[test]
+fn a_foreign_or_corrupt_file_is_a_clear_error_never_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = dir.path().join("notes.txt");
+    std::fs::write(&text, "these are my notes, not a database").unwrap();
+    let err = Store::open(&text).err().expect("refused");
+    assert!(matches!(err, StoreError::NotADatabase(_)), "{err}");
+    assert!(err.to_string().contains("notes.txt"), "{err}");
+
+    let other = dir.path().join("other.db");
+    {
+        let c = rusqlite::Connection::open(&other).unwrap();
+        c.execute_batch("CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)")
+            .unwrap();
+    }
+    let err = Store::open(&other).err().expect("refused");
+    assert!(matches!(err, StoreError::Foreign(_)), "{err}");
+
+    // A real Ludus database with its pages garbled.
+    let good = dir.path().join("good.db");
+    drop(store_with_bots(&good, &EXAMPLES[..1]));
+    let mut bytes = std::fs::read(&good).unwrap();
+    for b in bytes.iter_mut().skip(100) {
+        *b ^= 0x5a;
+    }
+    std::fs::write(&good, &bytes).unwrap();
+    let _ = std::fs::remove_file(dir.path().join("good.db-wal"));
+    match Store::open(&good) {
+        Err(e) => assert!(e.to_string().contains("good.db"), "{e}"),
+        Ok(store) => {
+            let err = store
+                .latest_bots("planet-wars")
+                .err()
+                .expect("garbled pages are noticed");
+            assert!(err.to_string().contains("good.db"), "{err}");
+        }
+    }
+}

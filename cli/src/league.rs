@@ -156,12 +156,14 @@ pub fn ladder_run(args: LadderArgs) -> Result<()> {
             bar.set_position(p.done as u64);
             bar.reset_eta();
             if p.resumed > 0 {
-                bar.println(format!(
-                    "resuming: {} of {} matches already played, {} to go",
-                    p.resumed,
-                    p.total,
-                    p.total - p.resumed
-                ));
+                bar.suspend(|| {
+                    eprintln!(
+                        "resuming: {} of {} matches already played, {} to go",
+                        p.resumed,
+                        p.total,
+                        p.total - p.resumed
+                    )
+                });
             }
         }
         bar.set_position(p.done as u64);

@@ -7,7 +7,8 @@ use std::process::{Command, ExitCode};
 
 const USAGE: &str = "usage: cargo xtask <demo|test> [args for cargo test...]
 
-  demo   build the example bots and Ludus, play a match, verify its replay
+  demo   build the example bots and Ludus, run a ladder of them, print the
+         leaderboard, play a match and verify its replay
   test   build the bots and run every test of the workspace";
 
 fn main() -> ExitCode {
@@ -65,11 +66,53 @@ fn demo() -> Result<(), String> {
     let bot = |name: &str| bots.join(format!("{name}.wasm")).display().to_string();
     run("building ludus", cargo().args(["build", "-p", "ludus-cli"]))?;
     run("listing the games", &mut ludus(&["games"]))?;
+    for name in ["expander", "random", "idle"] {
+        let file = bot(&format!("planet_wars_{name}"));
+        run(
+            &format!("submitting the example bot `{name}`"),
+            &mut ludus(&[
+                "submit",
+                &file,
+                "--name",
+                name,
+                "--game",
+                "planet-wars",
+                "--db",
+                DEMO_DB,
+            ]),
+        )?;
+    }
+    run(
+        "playing a Planet Wars round robin of the example bots (4 rounds)",
+        &mut ludus(&[
+            "ladder",
+            "run",
+            "--game",
+            "planet-wars",
+            "--rounds",
+            "4",
+            "--seed",
+            "1",
+            "--db",
+            DEMO_DB,
+        ]),
+    )?;
+    run(
+        "writing the leaderboard page",
+        &mut ludus(&[
+            "leaderboard",
+            "--format",
+            "html",
+            "--out",
+            "site",
+            "--db",
+            DEMO_DB,
+        ]),
+    )?;
     let replay = Path::new("replays").join("demo-planet-wars.json");
     let replay = replay.display().to_string();
-    let (expander, random) = (bot("planet_wars_expander"), bot("planet_wars_random"));
     run(
-        "playing Planet Wars: expander against random",
+        "playing one match, expander against random",
         &mut ludus(&[
             "play",
             "--game",
@@ -78,12 +121,12 @@ fn demo() -> Result<(), String> {
             "1",
             "--out",
             &replay,
-            &expander,
-            &random,
+            &bot("planet_wars_expander"),
+            &bot("planet_wars_random"),
         ]),
     )?;
     run(
-        "verifying the replay",
+        "verifying its replay",
         &mut ludus(&[
             "replay",
             "verify",
@@ -94,6 +137,9 @@ fn demo() -> Result<(), String> {
     )?;
     Ok(())
 }
+
+/// The demo's database, in the workspace root.
+const DEMO_DB: &str = "ludus.db";
 
 fn test(extra: &[String]) -> Result<(), String> {
     build_bots()?;

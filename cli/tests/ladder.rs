@@ -1,0 +1,240 @@
+//! Ladders from the command line: submit, run, kill -9 and resume, leaderboards, match-up.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn ludus_cmd(args: &[&str], dir: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ludus"));
+    c.args(args).current_dir(dir).env(
+        "LUDUS_CACHE_DIR",
+        ludus_testkit::workspace_root().join("target/module-cache"),
+    );
+    c
+}
+
+fn ludus(args: &[&str], dir: &Path) -> Output {
+    ludus_cmd(args, dir).output().expect("ludus runs")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn bot(name: &str) -> String {
+    ludus_testkit::bot(name).display().to_string()
+}
+
+fn submit(dir: &Path, file: &str, name: &str) {
+    let o = ludus(
+        &[
+            "submit",
+            &bot(file),
+            "--name",
+            name,
+            "--game",
+            "planet-wars",
+        ],
+        dir,
+    );
+    assert!(o.status.success(), "{}", text(&o));
+}
+
+fn results(db: &Path) -> Vec<(i64, String)> {
+    let c = rusqlite::Connection::open(db).unwrap();
+    let mut s = c
+        .prepare("SELECT idx, match_id || placements || scores || faults || turns FROM results ORDER BY idx")
+        .unwrap();
+    s.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect()
+}
+
+#[test]
+fn submit_refuses_a_bot_that_fails_its_check_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = ludus(
+        &[
+            "submit",
+            &bot("panic_in_act"),
+            "--name",
+            "p",
+            "--game",
+            "planet-wars",
+        ],
+        dir.path(),
+    );
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains("is refused") && text(&o).contains("trap"),
+        "{}",
+        text(&o)
+    );
+    let o = ludus(&["bots"], dir.path());
+    assert!(!text(&o).contains(" p "), "nothing stored: {}", text(&o));
+}
+
+#[test]
+fn a_ladder_killed_with_sigkill_resumes_without_losing_or_replaying_a_match() {
+    let dir = tempfile::tempdir().unwrap();
+    submit(dir.path(), "planet_wars_expander", "expander");
+    submit(dir.path(), "planet_wars_random", "random");
+    submit(dir.path(), "planet_wars_idle", "idle");
+    submit(dir.path(), "planet_wars_random", "random-b");
+    let db = dir.path().join("ludus.db");
+    let args = [
+        "ladder",
+        "run",
+        "--game",
+        "planet-wars",
+        "--rounds",
+        "12",
+        "--seed",
+        "5",
+        "--threads",
+        "2",
+    ];
+    let total = 12 * 12;
+
+    let mut child = ludus_cmd(&args, dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    loop {
+        let n = if db.exists() { results(&db).len() } else { 0 };
+        if n >= 10 {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "the ladder made no progress"
+        );
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the ladder ended before it could be killed"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let before = results(&db);
+    assert!(
+        before.len() < total,
+        "killed mid-way ({} of {total})",
+        before.len()
+    );
+
+    let o = ludus(&args, dir.path());
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(
+        t.contains(&format!(
+            "resuming: {} of {total} matches already played, {} to go",
+            before.len(),
+            total - before.len()
+        )),
+        "{t}"
+    );
+    let after = results(&db);
+    assert_eq!(after.len(), total, "every match has exactly one result");
+    for row in &before {
+        assert!(after.contains(row), "result {} kept as it was", row.0);
+    }
+    assert!(t.contains("expander"), "{t}");
+}
+
+#[test]
+fn leaderboard_formats_and_the_html_page_with_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    submit(dir.path(), "planet_wars_expander", "expander");
+    submit(dir.path(), "planet_wars_idle", "idle");
+    let o = ludus(
+        &[
+            "ladder",
+            "run",
+            "--game",
+            "planet-wars",
+            "--config",
+            r#"{"max_turns":100}"#,
+        ],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    for (format, needle) in [
+        ("table", "rank"),
+        ("json", "\"rows\""),
+        ("csv", "rank,bot"),
+        ("markdown", "| rank |"),
+    ] {
+        let o = ludus(&["leaderboard", "--format", format], dir.path());
+        assert!(
+            o.status.success() && text(&o).contains(needle),
+            "{format}: {}",
+            text(&o)
+        );
+    }
+    let o = ludus(
+        &["leaderboard", "--format", "html", "--out", "site"],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let page = std::fs::read_to_string(dir.path().join("site/index.html")).unwrap();
+    let links: Vec<&str> = page
+        .split("href=\"")
+        .skip(1)
+        .map(|s| s.split('"').next().unwrap())
+        .collect();
+    assert_eq!(links.len(), 2);
+    for link in links {
+        let replay = ludus_host::Replay::load(&dir.path().join("site").join(link)).unwrap();
+        assert_eq!(replay.game, "planet-wars");
+    }
+}
+
+#[test]
+fn a_corrupt_database_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("ludus.db"),
+        "not a database at all, just text",
+    )
+    .unwrap();
+    let o = ludus(&["bots"], dir.path());
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains("ludus.db is not a SQLite database"),
+        "{}",
+        text(&o)
+    );
+}
+
+#[test]
+fn match_up_accepts_h1_for_the_stronger_bot_and_prints_llr_elo_and_los() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = ludus(
+        &[
+            "match-up",
+            &bot("planet_wars_expander"),
+            &bot("planet_wars_idle"),
+            "--game",
+            "planet-wars",
+            "--sprt",
+            "elo0=0,elo1=50",
+        ],
+        dir.path(),
+    );
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(
+        t.contains("LLR") && t.contains("LOS") && t.contains("Elo"),
+        "{t}"
+    );
+    assert!(t.contains("H1 accepted"), "{t}");
+}

@@ -14,11 +14,11 @@ pub const FUEL_PER_SECOND: u64 = 1_000_000_000;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Limits {
-    /// Fuel for instantiation: the start function and `_initialize`.
-    pub init_fuel: u64,
-    /// Fuel for the first `act` call (the rule books' "2 s for the first turn").
+    /// Fuel for the first turn (the rule books' "2 s for the first turn"),
+    /// instantiation (the start function and `_initialize`) included.
     pub first_turn_fuel: u64,
-    /// Fuel for every later `act` call ("200 ms after").
+    /// Fuel for every later turn ("200 ms after"), re-instantiation after a
+    /// fault included.
     pub turn_fuel: u64,
     /// Linear memory cap in bytes.
     pub memory_bytes: u64,
@@ -43,7 +43,6 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            init_fuel: 2 * FUEL_PER_SECOND,
             first_turn_fuel: 2 * FUEL_PER_SECOND,
             turn_fuel: FUEL_PER_SECOND / 5,
             memory_bytes: 64 << 20,
@@ -62,7 +61,6 @@ impl Limits {
     /// Small budgets for tests: hostile bots fail fast.
     pub fn for_tests() -> Self {
         Limits {
-            init_fuel: 50_000_000,
             first_turn_fuel: 50_000_000,
             turn_fuel: 20_000_000,
             memory_bytes: 16 << 20,

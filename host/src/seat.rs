@@ -65,13 +65,14 @@ impl SeatRunner {
         &self.bot
     }
 
-    /// Creates the instance ahead of the first turn (its fuel is then not
-    /// counted in the first turn's). Returns the fault if it could not start.
+    /// Creates the instance ahead of the first turn, under the first turn's
+    /// budget (used to measure instantiation; a match instantiates lazily).
+    /// Returns the fault if it could not start.
     pub fn instantiate(&mut self) -> Result<Option<Fault>, HostError> {
         if self.live.is_some() {
             return Ok(None);
         }
-        match self.instantiate_fresh(0)? {
+        match self.instantiate_fresh(0, self.limits.first_turn_fuel)? {
             Ok((live, _)) => {
                 self.live = Some(live);
                 Ok(None)
@@ -81,28 +82,28 @@ impl SeatRunner {
     }
 
     /// Calls the bot with `observation`; `turn` is only used in messages.
+    /// A fresh instance (first turn, or after a fault) is made within the
+    /// turn's budget: starting up counts as thinking time, so a bot that
+    /// loops in its start function costs no more than one that loops in `act`.
     pub fn act(&mut self, observation: &str, turn: u32) -> Result<ActResult, HostError> {
         let budget = self.limits.turn_budget(self.calls);
         self.calls += 1;
-        let mut fuel = 0;
-        if self.live.is_none() {
-            match self.instantiate_fresh(turn)? {
-                Ok((live, init_fuel)) => {
-                    self.live = Some(live);
-                    fuel += init_fuel;
-                }
-                Err(fault) => return Ok(self.fault_result(fault, fuel)),
+        match self.live.as_mut() {
+            Some(live) => {
+                live.store.data_mut().io.begin_call(budget);
+                set_fuel(&mut live.store, budget);
+                live.store
+                    .set_epoch_deadline(Sandbox::backstop_ticks(&self.limits));
             }
+            None => match self.instantiate_fresh(turn, budget)? {
+                Ok((live, _)) => self.live = Some(live),
+                Err(fault) => return Ok(self.fault_result(fault, budget)),
+            },
         }
         let live = self.live.as_mut().expect("instantiated above");
-        live.store.data_mut().io.begin_call(budget);
-        set_fuel(&mut live.store, budget);
-        live.store
-            .set_epoch_deadline(Sandbox::backstop_ticks(&self.limits));
-
         let outcome = call_act(live, observation, &self.limits);
         let left = live.store.get_fuel().unwrap_or(0);
-        fuel += budget.saturating_sub(left);
+        let fuel = budget.saturating_sub(left);
         match outcome {
             Ok(answer) => {
                 let io = &mut live.store.data_mut().io;
@@ -139,16 +140,20 @@ impl SeatRunner {
     }
 
     /// Makes a fresh instance: runs the start function and `_initialize`
-    /// under the init budget.
-    fn instantiate_fresh(&mut self, turn: u32) -> Result<Result<(Live, u64), Fault>, HostError> {
+    /// with `budget` fuel, which the call that follows continues to spend.
+    fn instantiate_fresh(
+        &mut self,
+        turn: u32,
+        budget: u64,
+    ) -> Result<Result<(Live, u64), Fault>, HostError> {
         let mut io = self.io.take().expect("io is home when no instance is live");
-        io.begin_call(self.limits.init_fuel);
+        io.begin_call(budget);
         let mut store = Store::new(
             self.bot.pre.module().engine(),
             BotState::new(io, &self.limits),
         );
         store.limiter(|s| &mut s.limiter);
-        set_fuel(&mut store, self.limits.init_fuel);
+        set_fuel(&mut store, budget);
         store.set_epoch_deadline(Sandbox::backstop_ticks(&self.limits));
 
         let result = (|| {
@@ -165,10 +170,7 @@ impl SeatRunner {
             let act = instance.get_typed_func::<(i32, i32), i64>(&mut store, "act")?;
             Ok::<_, wasmtime::Error>((memory, alloc, act))
         })();
-        let used = self
-            .limits
-            .init_fuel
-            .saturating_sub(store.get_fuel().unwrap_or(0));
+        let used = budget.saturating_sub(store.get_fuel().unwrap_or(0));
         match result {
             Ok((memory, alloc, act)) => Ok(Ok((
                 Live {

@@ -44,11 +44,11 @@ fn faults_as(hostile: &str, kind: FaultKind) -> Replay {
     for t in &replay.turns[n..] {
         assert!(t.seats[0].out && t.seats[0].fault.is_none() && t.seats[0].fuel == 0);
     }
-    // Bounded: no call may burn more than its budget plus a fresh instance's.
-    let cap = limits.init_fuel + limits.first_turn_fuel;
-    for t in &replay.turns {
+    // Bounded: no turn burns more than its budget, instantiation included.
+    for (i, t) in replay.turns.iter().enumerate() {
+        let budget = limits.turn_budget(i as u32);
         assert!(
-            t.seats[0].fuel <= cap,
+            t.seats[0].fuel <= budget,
             "turn {} burnt {}",
             t.turn,
             t.seats[0].fuel

@@ -11,7 +11,11 @@ use ludus_leaderboard::schedule::Kind;
 use ludus_leaderboard::store::Store;
 use std::time::Instant;
 
-const EXAMPLES: [&str; 3] = ["planet_wars_expander", "planet_wars_random", "planet_wars_idle"];
+const EXAMPLES: [&str; 3] = [
+    "planet_wars_expander",
+    "planet_wars_random",
+    "planet_wars_idle",
+];
 
 /// A fresh database with `n` bots: the examples, repeated under other names.
 fn store(dir: &std::path::Path, n: usize, tag: &str) -> Store {
@@ -22,7 +26,15 @@ fn store(dir: &std::path::Path, n: usize, tag: &str) -> Store {
         let file = EXAMPLES[i % EXAMPLES.len()];
         let wasm = std::fs::read(ludus_testkit::bot(file)).unwrap();
         let sha = ludus_host::sandbox::sha256_hex(&wasm);
-        store.submit(&format!("{file}-{i}"), "planet-wars", &wasm, &sha, "2026-01-01T00:00:00Z").unwrap();
+        store
+            .submit(
+                &format!("{file}-{i}"),
+                "planet-wars",
+                &wasm,
+                &sha,
+                "2026-01-01T00:00:00Z",
+            )
+            .unwrap();
     }
     store
 }
@@ -46,13 +58,16 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("ladder");
     group.sample_size(10);
     for threads in [1, 2] {
-        group.bench_function(format!("round robin of 3 example bots, 4 rounds (24 matches), {threads} thread(s)"), |b| {
-            b.iter(|| {
-                let mut s = store(dir.path(), 3, &format!("t{threads}"));
-                let spec = spec(&s, 4);
-                ladder::run(&mut s, &sandbox, &spec, threads, |_| {}).unwrap()
-            })
-        });
+        group.bench_function(
+            format!("round robin of 3 example bots, 4 rounds (24 matches), {threads} thread(s)"),
+            |b| {
+                b.iter(|| {
+                    let mut s = store(dir.path(), 3, &format!("t{threads}"));
+                    let spec = spec(&s, 4);
+                    ladder::run(&mut s, &sandbox, &spec, threads, |_| {}).unwrap()
+                })
+            },
+        );
     }
     group.finish();
 

@@ -75,17 +75,33 @@ pub fn list_bots(db: &Path) -> Result<()> {
     Ok(())
 }
 
+#[derive(clap::Args)]
 pub struct LadderArgs {
-    pub game: String,
-    pub rounds: u32,
-    pub seed: u64,
-    pub threads: Option<usize>,
-    pub players: Option<usize>,
-    pub gauntlet: Option<String>,
-    pub bots: Vec<String>,
-    pub config: Option<String>,
-    pub limits: Limits,
-    pub db: PathBuf,
+    #[arg(long)]
+    game: String,
+    #[arg(long, default_value_t = 1)]
+    rounds: u32,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Seats per match (default: the game's fewest).
+    #[arg(long)]
+    players: Option<usize>,
+    /// Play this bot against the field instead of a round robin.
+    #[arg(long)]
+    gauntlet: Option<String>,
+    /// Only these bots (comma-separated names; default: every stored bot of the game).
+    #[arg(long, value_delimiter = ',')]
+    bots: Vec<String>,
+    /// The game's config as JSON.
+    #[arg(long)]
+    config: Option<String>,
+    #[command(flatten)]
+    limits: crate::LimitArgs,
+    #[command(flatten)]
+    db: crate::DbArg,
 }
 
 fn threads(t: Option<usize>) -> usize {
@@ -94,7 +110,8 @@ fn threads(t: Option<usize>) -> usize {
 
 pub fn ladder_run(args: LadderArgs) -> Result<()> {
     let info = ludus_engine::registry::info(&args.game)?;
-    let mut store = open(&args.db)?;
+    let db = &args.db.db;
+    let mut store = open(db)?;
     let mut bots = store.latest_bots(&args.game)?;
     if !args.bots.is_empty() {
         bots = args
@@ -113,7 +130,7 @@ pub fn ladder_run(args: LadderArgs) -> Result<()> {
         bail!(
             "no {} bots in {}; add some with `ludus submit BOT.wasm --name NAME --game {}`",
             args.game,
-            args.db.display(),
+            db.display(),
             args.game
         );
     }
@@ -136,7 +153,7 @@ pub fn ladder_run(args: LadderArgs) -> Result<()> {
         rounds: args.rounds,
         seed: args.seed,
         config,
-        limits: args.limits,
+        limits: args.limits.limits(),
         bots,
     };
     let threads = threads(args.threads);

@@ -129,43 +129,17 @@ enum Command {
 }
 
 #[derive(Args)]
-struct DbArg {
+pub(crate) struct DbArg {
     /// The Ludus database (SQLite).
     #[arg(long, default_value = "ludus.db")]
-    db: PathBuf,
+    pub(crate) db: PathBuf,
 }
 
 #[derive(Subcommand)]
 enum LadderCommand {
     /// Play (or resume) a ladder: every match without a result is played, in
     /// parallel, and committed as soon as it finishes.
-    Run {
-        #[arg(long)]
-        game: String,
-        #[arg(long, default_value_t = 1)]
-        rounds: u32,
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
-        /// Threads (default: all cores).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Seats per match (default: the game's fewest).
-        #[arg(long)]
-        players: Option<usize>,
-        /// Play this bot against the field instead of a round robin.
-        #[arg(long)]
-        gauntlet: Option<String>,
-        /// Only these bots (comma-separated names; default: every stored bot of the game).
-        #[arg(long, value_delimiter = ',')]
-        bots: Vec<String>,
-        /// The game's config as JSON.
-        #[arg(long)]
-        config: Option<String>,
-        #[command(flatten)]
-        limits: LimitArgs,
-        #[command(flatten)]
-        db: DbArg,
-    },
+    Run(LadderArgs),
 }
 
 #[derive(Subcommand)]
@@ -191,7 +165,7 @@ enum ReplayCommand {
 /// Limits for every seat; defaults translate the rule books' "2 s for the
 /// first turn, 200 ms after" into fuel.
 #[derive(Args)]
-struct LimitArgs {
+pub(crate) struct LimitArgs {
     /// Fuel for a bot's first turn.
     #[arg(long)]
     first_turn_fuel: Option<u64>,
@@ -204,7 +178,7 @@ struct LimitArgs {
 }
 
 impl LimitArgs {
-    fn limits(&self) -> Limits {
+    pub(crate) fn limits(&self) -> Limits {
         let mut l = Limits::default();
         if let Some(f) = self.first_turn_fuel {
             l.first_turn_fuel = f;
@@ -252,31 +226,8 @@ fn main() {
         } => submit(&bot, &name, &game, &db.db),
         Command::Bots { db } => list_bots(&db.db),
         Command::Ladder {
-            command:
-                LadderCommand::Run {
-                    game,
-                    rounds,
-                    seed,
-                    threads,
-                    players,
-                    gauntlet,
-                    bots,
-                    config,
-                    limits,
-                    db,
-                },
-        } => ladder_run(LadderArgs {
-            game,
-            rounds,
-            seed,
-            threads,
-            players,
-            gauntlet,
-            bots,
-            config,
-            limits: limits.limits(),
-            db: db.db,
-        }),
+            command: LadderCommand::Run(args),
+        } => ladder_run(args),
         Command::Leaderboard {
             ladder,
             game,

@@ -1,35 +1,9 @@
 //! The `ludus` command line, end to end, as a user runs it.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn ludus(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ludus"))
-        .args(args)
-        .current_dir(dir)
-        .env(
-            "LUDUS_CACHE_DIR",
-            ludus_testkit::workspace_root().join("target/module-cache"),
-        )
-        .output()
-        .expect("ludus runs")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-fn bot(name: &str) -> String {
-    ludus_testkit::bot(name).display().to_string()
-}
-
-fn bots_dir() -> String {
-    ludus_testkit::bots_dir().display().to_string()
-}
+use common::*;
+use std::path::PathBuf;
 
 #[test]
 fn games_lists_planet_wars_with_its_rules_version() {

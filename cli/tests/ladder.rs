@@ -1,33 +1,11 @@
 //! Ladders from the command line: submit, run, kill -9 and resume, leaderboards, match-up.
 
+mod common;
+
+use common::*;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
-
-fn ludus_cmd(args: &[&str], dir: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_ludus"));
-    c.args(args).current_dir(dir).env(
-        "LUDUS_CACHE_DIR",
-        ludus_testkit::workspace_root().join("target/module-cache"),
-    );
-    c
-}
-
-fn ludus(args: &[&str], dir: &Path) -> Output {
-    ludus_cmd(args, dir).output().expect("ludus runs")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-fn bot(name: &str) -> String {
-    ludus_testkit::bot(name).display().to_string()
-}
 
 fn submit(dir: &Path, file: &str, name: &str) {
     let o = ludus(

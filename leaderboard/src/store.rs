@@ -163,6 +163,12 @@ pub struct Store {
     path: PathBuf,
 }
 
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store").field("path", &self.path).finish()
+    }
+}
+
 impl Store {
     /// Opens (or creates) the Ludus database at `path`, refusing any other file.
     pub fn open(path: &Path) -> Result<Store, StoreError> {

@@ -180,7 +180,7 @@ fn a_foreign_or_corrupt_file_is_a_clear_error_never_a_panic() {
     let dir = tempfile::tempdir().unwrap();
     let text = dir.path().join("notes.txt");
     std::fs::write(&text, "these are my notes, not a database").unwrap();
-    let err = Store::open(&text).err().expect("refused");
+    let err = Store::open(&text).expect_err("refused");
     assert!(matches!(err, StoreError::NotADatabase(_)), "{err}");
     assert!(err.to_string().contains("notes.txt"), "{err}");
 
@@ -190,7 +190,7 @@ fn a_foreign_or_corrupt_file_is_a_clear_error_never_a_panic() {
         c.execute_batch("CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)")
             .unwrap();
     }
-    let err = Store::open(&other).err().expect("refused");
+    let err = Store::open(&other).expect_err("refused");
     assert!(matches!(err, StoreError::Foreign(_)), "{err}");
 
     // A real Ludus database with its pages garbled.
@@ -207,8 +207,7 @@ fn a_foreign_or_corrupt_file_is_a_clear_error_never_a_panic() {
         Ok(store) => {
             let err = store
                 .latest_bots("planet-wars")
-                .err()
-                .expect("garbled pages are noticed");
+                .expect_err("garbled pages are noticed");
             assert!(err.to_string().contains("good.db"), "{err}");
         }
     }

@@ -1,0 +1,36 @@
+//! Running the `ludus` binary as a user does, in a scratch directory.
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+pub fn ludus_cmd(args: &[&str], dir: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ludus"));
+    c.args(args).current_dir(dir).env(
+        "LUDUS_CACHE_DIR",
+        ludus_testkit::workspace_root().join("target/module-cache"),
+    );
+    c
+}
+
+pub fn ludus(args: &[&str], dir: &Path) -> Output {
+    ludus_cmd(args, dir).output().expect("ludus runs")
+}
+
+/// stdout and stderr together.
+pub fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// The path of a built bot.
+pub fn bot(name: &str) -> String {
+    ludus_testkit::bot(name).display().to_string()
+}
+
+pub fn bots_dir() -> String {
+    ludus_testkit::bots_dir().display().to_string()
+}

@@ -4,11 +4,12 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Fuel that Rust bot code burns per second of real time on a typical machine,
-/// measured by `cargo bench -p ludus-host --bench sandbox` (see
-/// `docs/benchmarks.md`). Used to translate the rule books' time limits into
-/// fuel, and to run the bots' virtual clocks.
-pub const FUEL_PER_SECOND: u64 = 1_000_000_000;
+/// Fuel that Rust bot code burns per second of real time on a typical machine:
+/// the example `expander` bot measured 4.4e9 fuel/s (a tight loop 8.0e9) with
+/// `cargo bench -p ludus-host --bench sandbox` (see `docs/benchmarks.md`),
+/// rounded down. Used to translate the rule books' time limits into fuel, and
+/// to run the bots' virtual clocks.
+pub const FUEL_PER_SECOND: u64 = 4_000_000_000;
 
 /// Limits for each seat of a match. Stored in every replay.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -59,11 +59,11 @@ fn bench(c: &mut Criterion) {
     group.sample_size(10);
     for threads in [1, 2] {
         group.bench_function(
-            format!("round robin of 3 example bots, 4 rounds (24 matches), {threads} thread(s)"),
+            format!("round robin of 3 example bots, 8 rounds (48 matches), {threads} thread(s)"),
             |b| {
                 b.iter(|| {
                     let mut s = store(dir.path(), 3, &format!("t{threads}"));
-                    let spec = spec(&s, 4);
+                    let spec = spec(&s, 8);
                     ladder::run(&mut s, &sandbox, &spec, threads, |_| {}).unwrap()
                 })
             },

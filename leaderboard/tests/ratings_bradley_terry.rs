@@ -32,18 +32,18 @@ fn duels(a: usize, b: usize, wins: usize, draws: usize, losses: usize) -> Vec<Ga
 fn two_bots_closed_form() {
     for (w, d, l) in [(30, 0, 10), (20, 10, 10), (5, 2, 13), (50, 0, 50)] {
         let games = duels(0, 1, w, d, l);
-        let fit = fit(2, &games, negligible_prior()).unwrap();
-        assert!(fit.converged);
+        let res = fit(2, &games, negligible_prior()).unwrap();
+        assert!(res.converged);
         let n = (w + d + l) as f64;
         let p = (w as f64 + 0.5 * d as f64) / n;
         let diff = 400.0 * (p / (1.0 - p)).log10();
-        close(fit.ratings[0] - fit.ratings[1], diff, 1e-6);
-        close(fit.ratings[0] + fit.ratings[1], 0.0, 1e-9);
+        close(res.ratings[0] - res.ratings[1], diff, 1e-6);
+        close(res.ratings[0] + res.ratings[1], 0.0, 1e-9);
         let sd = ELO_PER_NAT / (n * p * (1.0 - p)).sqrt();
-        close(fit.diff_sd(0, 1), sd, 1e-3);
+        close(res.diff_sd(0, 1), sd, 1e-3);
         // Centred: each rating's error is half the difference's.
-        close(fit.sd[0], sd / 2.0, 1e-3);
-        close(fit.expected_score(0, 1), p, 1e-9);
+        close(res.sd[0], sd / 2.0, 1e-3);
+        close(res.expected_score(0, 1), p, 1e-9);
     }
 }
 
@@ -53,11 +53,11 @@ fn two_bots_closed_form() {
 #[test]
 fn prior_keeps_undefeated_and_winless_finite() {
     let games = duels(0, 1, 10, 0, 0);
-    let fit = fit(2, &games, BradleyTerryConfig::default()).unwrap();
-    assert!(fit.converged);
-    assert!(fit.ratings.iter().all(|r| r.is_finite()));
-    assert!(fit.ratings[0] > 200.0, "{:?}", fit.ratings);
-    assert!(fit.sd.iter().all(|s| s.is_finite() && *s > 0.0));
+    let res = fit(2, &games, BradleyTerryConfig::default()).unwrap();
+    assert!(res.converged);
+    assert!(res.ratings.iter().all(|r| r.is_finite()));
+    assert!(res.ratings[0] > 200.0, "{:?}", res.ratings);
+    assert!(res.sd.iter().all(|s| s.is_finite() && *s > 0.0));
 
     // The prior's pull: 30–10 with one virtual draw each is a bit closer than
     // 400·log10(3) = 190.8, and much less than with no data at all.
@@ -73,11 +73,11 @@ fn three_bots_transitive_ordering() {
     let mut games = duels(0, 1, 7, 0, 3);
     games.extend(duels(1, 2, 7, 0, 3));
     games.extend(duels(0, 2, 9, 0, 1));
-    let fit = fit(3, &games, BradleyTerryConfig::default()).unwrap();
-    assert!(fit.ratings[0] > fit.ratings[1] && fit.ratings[1] > fit.ratings[2]);
-    assert_eq!(fit.standings(), vec![0, 1, 2]);
-    close(fit.ratings.iter().sum::<f64>(), 0.0, 1e-9);
-    assert!(fit.expected_score(0, 2) > 0.8);
+    let res = fit(3, &games, BradleyTerryConfig::default()).unwrap();
+    assert!(res.ratings[0] > res.ratings[1] && res.ratings[1] > res.ratings[2]);
+    assert_eq!(res.standings(), vec![0, 1, 2]);
+    close(res.ratings.iter().sum::<f64>(), 0.0, 1e-9);
+    assert!(res.expected_score(0, 2) > 0.8);
 }
 
 fn mixed_games() -> Vec<GameResult> {
@@ -219,8 +219,8 @@ fn matches_independent_reference() {
     games.push(GameResult::new(vec![2, 0, 3, 1], vec![2, 1, 4, 3]));
     games.push(GameResult::new(vec![1, 3, 0, 2], vec![1, 2, 2, 4]));
 
-    let fit = fit(5, &games, BradleyTerryConfig::default()).unwrap();
-    assert!(fit.converged);
+    let res = fit(5, &games, BradleyTerryConfig::default()).unwrap();
+    assert!(res.converged);
     let ratings = [
         297.771215765814,
         54.921751413627476,
@@ -236,10 +236,10 @@ fn matches_independent_reference() {
         220.23307051913062,
     ];
     for bot in 0..5 {
-        close(fit.ratings[bot], ratings[bot], 1e-6);
-        close(fit.sd[bot], sd[bot], 1e-5);
+        close(res.ratings[bot], ratings[bot], 1e-6);
+        close(res.sd[bot], sd[bot], 1e-5);
     }
-    close(fit.diff_sd(0, 1), 168.81953635199855, 1e-5);
+    close(res.diff_sd(0, 1), 168.81953635199855, 1e-5);
 }
 
 #[test]

@@ -72,7 +72,15 @@ fn unequal_ratings_upset_and_draw() {
 #[test]
 fn wikipedia_tournament_example() {
     let opponents = [1609.0, 1477.0, 1388.0, 1586.0, 1720.0];
-    let scores = [0.0, 0.5, 1.0, 1.0, 0.0];
+    let outcomes = [
+        Outcome::Loss,
+        Outcome::Draw,
+        Outcome::Win,
+        Outcome::Win,
+        Outcome::Loss,
+    ];
+    let total: f64 = outcomes.iter().map(|o| o.score()).sum();
+    assert_eq!(total, 2.5);
     let published = [0.51, 0.69, 0.79, 0.54, 0.35];
     let mut expected_total = 0.0;
     for (opp, shown) in opponents.iter().zip(published) {
@@ -86,14 +94,10 @@ fn wikipedia_tournament_example() {
     let mut ratings = vec![1613.0];
     ratings.extend(opponents);
     let mut change = 0.0;
-    for (i, score) in scores.iter().enumerate() {
-        let outcome = match *score {
-            s if s == 1.0 => Outcome::Win,
-            s if s == 0.5 => Outcome::Draw,
-            _ => Outcome::Loss,
-        };
+    for (i, outcome) in outcomes.into_iter().enumerate() {
         change += game_deltas(&ratings, &GameResult::duel(0, i + 1, outcome), 32.0)[0];
     }
+    close(change, 32.0 * (2.5 - expected_total), 1e-9);
     assert_eq!((1613.0 + change).round(), 1601.0);
 }
 
@@ -155,7 +159,7 @@ fn games_apply_in_the_given_order() {
     reversed.reverse();
     assert_ne!(all, elo_ratings(3, &reversed, config).unwrap());
     // First game by hand: 1516 / 1484; second: 1484 vs 1500 at K = 32.
-    let mut manual = vec![1516.0, 1484.0, 1500.0];
+    let mut manual = [1516.0, 1484.0, 1500.0];
     let e = expected_score(1484.0, 1500.0);
     manual[1] += 32.0 * (1.0 - e);
     manual[2] -= 32.0 * (1.0 - e);

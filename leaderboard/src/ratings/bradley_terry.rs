@@ -44,9 +44,12 @@
 //! Fᵢⱼ = −nᵢⱼ·pᵢⱼ(1 − pᵢⱼ)
 //! ```
 //!
-//! (Newton for Bradley–Terry: Hunter, "MM algorithms for generalized
-//! Bradley–Terry models", Annals of Statistics 32, 2004, §1; Agresti,
-//! *Categorical Data Analysis*, ch. 11.) The loops run in bot-index order and
+//! (The model and its likelihood: Hunter, "MM algorithms for generalized
+//! Bradley–Terry models", Annals of Statistics 32, 2004; Agresti,
+//! *Categorical Data Analysis*, ch. 11. Newton–Raphson is the usual
+//! alternative to Hunter's MM iteration: it converges quadratically, in a
+//! handful of steps, and needs the information matrix that the intervals use
+//! anyway.) The loops run in bot-index order and
 //! the counts are accumulated exactly, so the fit is bit-identical for any
 //! order of the games.
 //!
@@ -321,34 +324,20 @@ pub fn fit_pairs(
         converged = largest < config.tolerance;
     }
 
-    // Covariance of θ: the inverse information at the maximum.
+    // Covariance of the centred strengths C·θ (C = I − 11ᵀ/n): C·F⁻¹·C,
+    // with F the information at the maximum.
     let (_, information) = problem.gradient_information(&theta);
     let chol = cholesky(n, &information).ok_or_else(not_positive_definite)?;
-    let inverse = chol.inverse();
+    let centred = chol.centred_inverse();
 
-    // Centre: R = c·C·θ with C = I − 11ᵀ/n, covariance c²·C·Σ·C.
     let mean = if n > 0 {
         theta.iter().sum::<f64>() / n as f64
     } else {
         0.0
     };
     let ratings: Vec<f64> = theta.iter().map(|t| ELO_PER_NAT * (t - mean)).collect();
-    let row_means: Vec<f64> = (0..n)
-        .map(|i| inverse[i * n..(i + 1) * n].iter().sum::<f64>() / n as f64)
-        .collect();
-    let grand_mean = if n > 0 {
-        row_means.iter().sum::<f64>() / n as f64
-    } else {
-        0.0
-    };
     let scale2 = ELO_PER_NAT * ELO_PER_NAT;
-    let mut covariance = vec![0.0; n * n];
-    for i in 0..n {
-        for j in 0..n {
-            covariance[i * n + j] =
-                scale2 * (inverse[i * n + j] - row_means[i] - row_means[j] + grand_mean);
-        }
-    }
+    let covariance: Vec<f64> = centred.iter().map(|c| scale2 * c).collect();
     let sd = (0..n)
         .map(|i| covariance[i * n + i].max(0.0).sqrt())
         .collect();
@@ -489,26 +478,33 @@ impl Cholesky {
         x
     }
 
-    /// The inverse of `L·Lᵀ`, row-major (symmetrised).
-    fn inverse(&self) -> Vec<f64> {
+    /// `C·(L·Lᵀ)⁻¹·C` with `C = I − 11ᵀ/n`, row-major (symmetrised).
+    ///
+    /// Solved column by column as `C·solve(c_j)` with the centred unit vectors
+    /// `c_j = e_j − 1/n`, rather than by centring the full inverse: when the
+    /// prior is weak the inverse has huge entries along the all-ones direction
+    /// (the ratings' common offset is barely determined) whose cancellation
+    /// would lose precision, while the solves stay of the size of the result.
+    fn centred_inverse(&self) -> Vec<f64> {
         let n = self.n;
-        let mut inv = vec![0.0; n * n];
-        let mut e = vec![0.0; n];
+        let mut out = vec![0.0; n * n];
+        let mut c = vec![-1.0 / n as f64; n];
         for j in 0..n {
-            e[j] = 1.0;
-            let column = self.solve(&e);
-            e[j] = 0.0;
+            c[j] += 1.0;
+            let column = self.solve(&c);
+            c[j] -= 1.0;
+            let mean = column.iter().sum::<f64>() / n as f64;
             for i in 0..n {
-                inv[i * n + j] = column[i];
+                out[i * n + j] = column[i] - mean;
             }
         }
         for i in 0..n {
             for j in i + 1..n {
-                let m = 0.5 * (inv[i * n + j] + inv[j * n + i]);
-                inv[i * n + j] = m;
-                inv[j * n + i] = m;
+                let m = 0.5 * (out[i * n + j] + out[j * n + i]);
+                out[i * n + j] = m;
+                out[j * n + i] = m;
             }
         }
-        inv
+        out
     }
 }

@@ -225,7 +225,7 @@ impl WengLinLadder {
         self.ratings.len() - 1
     }
 
-    /// Applies one game. On error nothing changes.
+    /// Applies one game. On error nothing changes (the error names it game 0).
     pub fn apply(&mut self, game: &GameResult) -> Result<(), RatingError> {
         game.validate(0, self.ratings.len())?;
         self.apply_valid(game);

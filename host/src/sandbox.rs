@@ -179,7 +179,9 @@ pub struct Sandbox {
     config_key: String,
     /// The WASI functions the linker provides, by name, for checking imports.
     wasi_functions: HashMap<String, wasmtime::FuncType>,
-    compiled: Mutex<HashMap<String, Arc<BotModule>>>,
+    /// Checked, compiled and pre-linked modules by sha256: the same bytes
+    /// under several names compile once.
+    compiled: Mutex<HashMap<String, (InstancePre<BotState>, bool)>>,
     stop_ticker: Arc<AtomicBool>,
 }
 
@@ -303,9 +305,16 @@ impl Sandbox {
     /// Checks, compiles (once per process, and cached on disk) and pre-links a bot.
     pub fn load(&self, name: &str, wasm: &[u8]) -> Result<Arc<BotModule>, LoadError> {
         let sha256 = sha256_hex(wasm);
-        let key = format!("{name}\0{sha256}");
-        if let Some(m) = self.compiled.lock().expect("not poisoned").get(&key) {
-            return Ok(m.clone());
+        let bot = |(pre, has_initialize)| {
+            Arc::new(BotModule {
+                name: name.to_string(),
+                sha256: sha256.clone(),
+                pre,
+                has_initialize,
+            })
+        };
+        if let Some(hit) = self.compiled.lock().expect("not poisoned").get(&sha256) {
+            return Ok(bot(hit.clone()));
         }
         let compile_err = |reason: String| LoadError::Compile {
             bot: name.to_string(),
@@ -325,17 +334,11 @@ impl Sandbox {
                 bot: name.to_string(),
                 reason: format!("{e:#}"),
             })?;
-        let bot = Arc::new(BotModule {
-            name: name.to_string(),
-            sha256,
-            pre,
-            has_initialize,
-        });
         self.compiled
             .lock()
             .expect("not poisoned")
-            .insert(key, bot.clone());
-        Ok(bot)
+            .insert(sha256.clone(), (pre.clone(), has_initialize));
+        Ok(bot((pre, has_initialize)))
     }
 
     /// Refuses a module whose initial memory is over the sandbox's cap

@@ -4,8 +4,10 @@
 //! iteration over hash-ordered maps. All randomness comes from [`rng::stream`]
 //! seeded from the match seed, so the same (game, rules version, config, seed,
 //! answers) gives the same game on every machine.
+//! [`pyrng`] ports Python's `random` and numpy's `RandomState` bit for bit.
 
 pub mod planet_wars;
+pub mod pyrng;
 pub mod registry;
 pub mod rng;
 

@@ -235,6 +235,23 @@ impl Store {
         &self.path
     }
 
+    /// Runs `f` in one transaction: all of it is committed, or none.
+    fn in_transaction<T>(
+        &mut self,
+        f: impl FnOnce(&rusqlite::Transaction) -> rusqlite::Result<T>,
+    ) -> Result<T, StoreError> {
+        let run = |conn: &mut Connection| {
+            let tx = conn.transaction()?;
+            let value = f(&tx)?;
+            tx.commit()?;
+            Ok(value)
+        };
+        run(&mut self.conn).map_err(|source| StoreError::Sql {
+            path: self.path.clone(),
+            source,
+        })
+    }
+
     fn sql(&self, source: rusqlite::Error) -> StoreError {
         StoreError::Sql {
             path: self.path.clone(),
@@ -263,11 +280,7 @@ impl Store {
             }
         }
         let version = latest.map_or(1, |b| b.version + 1);
-        let tx = self.conn.transaction().map_err(|e| StoreError::Sql {
-            path: self.path.clone(),
-            source: e,
-        })?;
-        let run = || -> rusqlite::Result<()> {
+        self.in_transaction(|tx| {
             tx.execute(
                 "INSERT INTO bots (sha256, wasm, size_bytes) VALUES (?1, ?2, ?3) ON CONFLICT (sha256) DO NOTHING",
                 params![sha256, wasm, wasm.len() as i64],
@@ -277,8 +290,7 @@ impl Store {
                 params![name, version, game, sha256, now],
             )?;
             Ok(())
-        };
-        run().and_then(|_| tx.commit()).map_err(|e| self.sql(e))?;
+        })?;
         Ok(Submitted {
             bot: BotRecord {
                 name: name.into(),
@@ -395,12 +407,7 @@ impl Store {
         {
             return Ok(id);
         }
-        let path = self.path.clone();
-        let tx = self.conn.transaction().map_err(|e| StoreError::Sql {
-            path: path.clone(),
-            source: e,
-        })?;
-        let run = || -> rusqlite::Result<i64> {
+        self.in_transaction(|tx| {
             tx.execute(
                 "INSERT INTO ladders (ladder_key, game, kind, players, rounds, seed, config, limits) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                 params![key, game, kind, players, rounds, seed as i64, config.to_string(), limits.to_string()],
@@ -419,14 +426,7 @@ impl Store {
             }
             drop(stmt);
             Ok(id)
-        };
-        let id = run().map_err(|e| StoreError::Sql {
-            path: path.clone(),
-            source: e,
-        })?;
-        tx.commit()
-            .map_err(|e| StoreError::Sql { path, source: e })?;
-        Ok(id)
+        })
     }
 
     /// A ladder with its bots.
@@ -506,34 +506,28 @@ impl Store {
         result: &MatchResult,
         replay_gz: &[u8],
     ) -> Result<(), StoreError> {
-        let path = self.path.clone();
-        let err = |e| StoreError::Sql {
-            path: path.clone(),
-            source: e,
-        };
-        let tx = self.conn.transaction().map_err(err)?;
-        tx.execute(
-            "INSERT INTO replays (match_id, replay_gz) VALUES (?1, ?2) ON CONFLICT (match_id) DO NOTHING",
-            params![result.match_id, replay_gz],
-        )
-        .map_err(err)?;
-        tx.execute(
-            "INSERT INTO results (ladder_id, idx, match_id, placements, scores, faults, turns, reason, aborted)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-            params![
-                ladder,
-                result.index,
-                result.match_id,
-                serde_json::to_string(&result.placements).expect("serialises"),
-                serde_json::to_string(&result.scores).expect("serialises"),
-                serde_json::to_string(&result.faults).expect("serialises"),
-                result.turns,
-                result.reason,
-                result.aborted,
-            ],
-        )
-        .map_err(err)?;
-        tx.commit().map_err(err)
+        self.in_transaction(|tx| {
+            tx.execute(
+                "INSERT INTO replays (match_id, replay_gz) VALUES (?1, ?2) ON CONFLICT (match_id) DO NOTHING",
+                params![result.match_id, replay_gz],
+            )?;
+            tx.execute(
+                "INSERT INTO results (ladder_id, idx, match_id, placements, scores, faults, turns, reason, aborted)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                params![
+                    ladder,
+                    result.index,
+                    result.match_id,
+                    serde_json::to_string(&result.placements).expect("serialises"),
+                    serde_json::to_string(&result.scores).expect("serialises"),
+                    serde_json::to_string(&result.faults).expect("serialises"),
+                    result.turns,
+                    result.reason,
+                    result.aborted,
+                ],
+            )?;
+            Ok(())
+        })
     }
 
     /// The ladder's results, in schedule order.
@@ -582,25 +576,19 @@ impl Store {
         system: &str,
         rows: &[(usize, f64, f64)],
     ) -> Result<(), StoreError> {
-        let path = self.path.clone();
-        let err = |e| StoreError::Sql {
-            path: path.clone(),
-            source: e,
-        };
-        let tx = self.conn.transaction().map_err(err)?;
-        tx.execute(
-            "DELETE FROM ratings WHERE ladder_id = ?1 AND system = ?2",
-            params![ladder, system],
-        )
-        .map_err(err)?;
-        for &(position, rating, interval) in rows {
+        self.in_transaction(|tx| {
             tx.execute(
-                "INSERT INTO ratings (ladder_id, position, system, rating, interval) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![ladder, position as i64, system, rating, interval],
-            )
-            .map_err(err)?;
-        }
-        tx.commit().map_err(err)
+                "DELETE FROM ratings WHERE ladder_id = ?1 AND system = ?2",
+                params![ladder, system],
+            )?;
+            for &(position, rating, interval) in rows {
+                tx.execute(
+                    "INSERT INTO ratings (ladder_id, position, system, rating, interval) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![ladder, position as i64, system, rating, interval],
+                )?;
+            }
+            Ok(())
+        })
     }
 
     /// The ladder's ratings of `system`: (position, rating, interval), by position.

@@ -4,7 +4,7 @@
 
 use crate::ratings::{self, GameResult};
 use crate::schedule::{schedule, Kind, ScheduleError, ScheduledMatch};
-use crate::store::{BotRecord, LadderRecord, MatchResult, Store, StoreError};
+use crate::store::{BotRecord, MatchResult, Store, StoreError};
 use ludus_host::{BotModule, Limits, MatchSpec, PlayError, Sandbox};
 use serde::Serialize;
 use std::sync::Arc;
@@ -276,9 +276,4 @@ pub fn rate(store: &mut Store, ladder: i64) -> Result<(), LadderError> {
         store.save_ratings(ladder, WENG_LIN, &rows)?;
     }
     Ok(())
-}
-
-/// A ladder as stored, for reports.
-pub fn ladder(store: &Store, id: i64) -> Result<LadderRecord, LadderError> {
-    Ok(store.ladder(id)?)
 }

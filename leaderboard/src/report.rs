@@ -1,7 +1,7 @@
 //! The leaderboard of a ladder, and its renderings: a terminal table, JSON,
 //! CSV, Markdown and a static HTML page with links to every match's replay.
 
-use crate::ladder::{self, LadderError, BRADLEY_TERRY, ELO, WENG_LIN};
+use crate::ladder::{LadderError, BRADLEY_TERRY, ELO, WENG_LIN};
 use crate::store::Store;
 use serde::Serialize;
 use std::fmt::Write;
@@ -62,7 +62,7 @@ pub struct Leaderboard {
 
 /// Builds the leaderboard of ladder `id` from the store.
 pub fn leaderboard(store: &Store, id: i64) -> Result<Leaderboard, LadderError> {
-    let record = ladder::ladder(store, id)?;
+    let record = store.ladder(id)?;
     let schedule = store.schedule(id)?;
     let results = store.results(id)?;
     let n = record.bots.len();

@@ -303,25 +303,35 @@ impl Store {
         })
     }
 
+    /// Runs a query and maps every row; a bad row is an error naming the file.
+    fn rows<T>(
+        &self,
+        sql: &str,
+        args: impl rusqlite::Params,
+        map: impl FnMut(&rusqlite::Row) -> rusqlite::Result<T>,
+    ) -> Result<Vec<T>, StoreError> {
+        let query = || -> rusqlite::Result<Vec<T>> {
+            let mut stmt = self.conn.prepare(sql)?;
+            let rows = stmt.query_map(args, map)?.collect();
+            rows
+        };
+        query().map_err(|e| self.sql(e))
+    }
+
     fn bot_rows(
         &self,
         sql: &str,
         args: impl rusqlite::Params,
     ) -> Result<Vec<BotRecord>, StoreError> {
-        let mut stmt = self.conn.prepare(sql).map_err(|e| self.sql(e))?;
-        let rows = stmt
-            .query_map(args, |r| {
-                Ok(BotRecord {
-                    name: r.get(0)?,
-                    version: r.get(1)?,
-                    game: r.get(2)?,
-                    sha256: r.get(3)?,
-                    submitted_at: r.get(4)?,
-                })
+        self.rows(sql, args, |r| {
+            Ok(BotRecord {
+                name: r.get(0)?,
+                version: r.get(1)?,
+                game: r.get(2)?,
+                sha256: r.get(3)?,
+                submitted_at: r.get(4)?,
             })
-            .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
-            .map_err(|e| self.sql(e))?;
-        Ok(rows)
+        })
     }
 
     fn latest_version(&self, name: &str) -> Result<Option<BotRecord>, StoreError> {
@@ -445,8 +455,8 @@ impl Store {
                         players: r.get(4)?,
                         rounds: r.get(5)?,
                         seed: r.get::<_, i64>(6)? as u64,
-                        config: serde_json::from_str(&r.get::<_, String>(7)?).unwrap_or_default(),
-                        limits: serde_json::from_str(&r.get::<_, String>(8)?).unwrap_or_default(),
+                        config: json(r, 7)?,
+                        limits: json(r, 8)?,
                         bots: Vec::new(),
                     })
                 },
@@ -475,22 +485,18 @@ impl Store {
 
     /// The ladder's schedule.
     pub fn schedule(&self, ladder: i64) -> Result<Vec<ScheduledMatch>, StoreError> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT idx, grp, seed, seats FROM matches WHERE ladder_id = ?1 ORDER BY idx")
-            .map_err(|e| self.sql(e))?;
-        let rows = stmt
-            .query_map(params![ladder], |r| {
+        self.rows(
+            "SELECT idx, grp, seed, seats FROM matches WHERE ladder_id = ?1 ORDER BY idx",
+            params![ladder],
+            |r| {
                 Ok(ScheduledMatch {
                     index: r.get(0)?,
                     group: r.get(1)?,
                     seed: r.get::<_, i64>(2)? as u64,
-                    seats: serde_json::from_str(&r.get::<_, String>(3)?).unwrap_or_default(),
+                    seats: json(r, 3)?,
                 })
-            })
-            .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
-            .map_err(|e| self.sql(e))?;
-        Ok(rows)
+            },
+        )
     }
 
     /// Indices of the ladder's matches that have a result.
@@ -532,29 +538,23 @@ impl Store {
 
     /// The ladder's results, in schedule order.
     pub fn results(&self, ladder: i64) -> Result<Vec<MatchResult>, StoreError> {
-        let mut stmt = self
-            .conn
-            .prepare(
-                "SELECT idx, match_id, placements, scores, faults, turns, reason, aborted FROM results
-                 WHERE ladder_id = ?1 ORDER BY idx",
-            )
-            .map_err(|e| self.sql(e))?;
-        let rows = stmt
-            .query_map(params![ladder], |r| {
+        self.rows(
+            "SELECT idx, match_id, placements, scores, faults, turns, reason, aborted FROM results
+             WHERE ladder_id = ?1 ORDER BY idx",
+            params![ladder],
+            |r| {
                 Ok(MatchResult {
                     index: r.get(0)?,
                     match_id: r.get(1)?,
-                    placements: serde_json::from_str(&r.get::<_, String>(2)?).unwrap_or_default(),
-                    scores: serde_json::from_str(&r.get::<_, String>(3)?).unwrap_or_default(),
-                    faults: serde_json::from_str(&r.get::<_, String>(4)?).unwrap_or_default(),
+                    placements: json(r, 2)?,
+                    scores: json(r, 3)?,
+                    faults: json(r, 4)?,
                     turns: r.get(5)?,
                     reason: r.get(6)?,
                     aborted: r.get(7)?,
                 })
-            })
-            .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
-            .map_err(|e| self.sql(e))?;
-        Ok(rows)
+            },
+        )
     }
 
     /// A stored replay (gzip of the replay JSON).
@@ -593,17 +593,11 @@ impl Store {
 
     /// The ladder's ratings of `system`: (position, rating, interval), by position.
     pub fn ratings(&self, ladder: i64, system: &str) -> Result<Vec<(usize, f64, f64)>, StoreError> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT position, rating, interval FROM ratings WHERE ladder_id = ?1 AND system = ?2 ORDER BY position")
-            .map_err(|e| self.sql(e))?;
-        let rows = stmt
-            .query_map(params![ladder, system], |r| {
-                Ok((r.get::<_, i64>(0)? as usize, r.get(1)?, r.get(2)?))
-            })
-            .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
-            .map_err(|e| self.sql(e))?;
-        Ok(rows)
+        self.rows(
+            "SELECT position, rating, interval FROM ratings WHERE ladder_id = ?1 AND system = ?2 ORDER BY position",
+            params![ladder, system],
+            |r| Ok((r.get::<_, i64>(0)? as usize, r.get(1)?, r.get(2)?)),
+        )
     }
 
     /// Every table's rows in primary-key order, as text: two databases with
@@ -650,4 +644,12 @@ impl Store {
         }
         Ok(out)
     }
+}
+
+/// A JSON column, parsed; a damaged value is an error, never a silent default.
+fn json<T: serde::de::DeserializeOwned>(row: &rusqlite::Row, index: usize) -> rusqlite::Result<T> {
+    let text: String = row.get(index)?;
+    serde_json::from_str(&text).map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(index, rusqlite::types::Type::Text, Box::new(e))
+    })
 }

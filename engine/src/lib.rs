@@ -85,6 +85,28 @@ pub trait Game: Send {
     /// A compact per-seat score of the current state (e.g. ships held), for
     /// progress displays and replays.
     fn scores(&self) -> Vec<f64>;
+
+    /// Writes what `seat` sees as JSON text into `out` (cleared first), in
+    /// the shape of the game's reference implementation where it has one
+    /// (Kaggle's `observation` for Kore and Halite, keys in upstream's order).
+    /// `ludus engine run` prints it for seat 0 and the fidelity tests compare
+    /// it with upstream's. Defaults to the bot observation.
+    fn reference_observation(&self, seat: Seat, out: &mut String) {
+        self.observation(seat, out);
+    }
+
+    /// Per seat, the reward as the reference reports it, ints and floats kept
+    /// apart as the reference has them. Defaults to [`Game::scores`].
+    fn rewards(&self) -> Vec<serde_json::Value> {
+        self.scores().into_iter().map(serde_json::Value::from).collect()
+    }
+
+    /// Per seat, the reference's status word: `ACTIVE` while playing, `DONE`
+    /// once finished; games with agent errors also use `ERROR` and `INVALID`.
+    fn statuses(&self) -> Vec<&'static str> {
+        let done = self.outcome().is_some();
+        vec![if done { "DONE" } else { "ACTIVE" }; self.players()]
+    }
 }
 
 /// Placements from scores, higher is better; equal scores share a place.

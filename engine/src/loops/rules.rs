@@ -83,7 +83,7 @@ impl Loops {
                 .filter(|&d| {
                     self.board
                         .step(bot.position, d)
-                        .is_some_and(|c| dist[c] + 1 == here)
+                        .is_some_and(|c| dist[c].checked_add(1) == Some(here))
                 })
                 .collect();
             let free = closer.iter().copied().find(|&d| {

@@ -117,12 +117,12 @@ impl Claim {
     /// Rule 3: a capturing bot that did not move this turn (it stayed, or
     /// its RETREAT was blocked) counts one turn; at zero the cell is its own.
     pub(crate) fn complete_captures(&mut self, moved: &[MoveResult; PLAYERS]) {
-        for seat in 0..PLAYERS {
+        for (seat, &result) in moved.iter().enumerate() {
             let bot = &mut self.bots[seat];
             let Some(cell) = bot.capture_target else {
                 continue;
             };
-            if !bot.alive() || moved[seat] == MoveResult::Moved {
+            if !bot.alive() || result == MoveResult::Moved {
                 continue;
             }
             bot.dwell_remaining = bot.dwell_remaining.saturating_sub(1);
@@ -157,10 +157,10 @@ impl Claim {
             let touches = near.into_iter().any(|c| joined[seat][c]);
             out[seat] = self.owner[bot.home] != Some(seat) || !touches;
         }
-        for cell in 0..self.board.len() {
-            if let Some(o) = self.owner[cell] {
+        for (cell, owner) in self.owner.iter_mut().enumerate() {
+            if let Some(o) = *owner {
                 if out[o] || !joined[o][cell] {
-                    self.owner[cell] = None;
+                    *owner = None;
                 }
             }
         }

@@ -40,7 +40,7 @@ pub fn resolve_moves(
     contest: Contest,
     priority: Seat,
 ) -> [MoveResult; PLAYERS] {
-    let closed = |cell: usize| positions.iter().any(|p| *p == Some(cell));
+    let closed = |cell: usize| positions.contains(&Some(cell));
     let mut result = [MoveResult::Stayed; PLAYERS];
     for seat in 0..PLAYERS {
         let Some(target) = targets[seat] else {

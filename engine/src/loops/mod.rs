@@ -238,7 +238,7 @@ pub fn generate_board(seed: u64) -> (Board, Vec<usize>) {
     let mut rng = crate::rng::stream(seed, "loops/board");
     let (w, h, _) = BOARDS[(rng.next_u32() % 2) as usize];
     let board = Board::new(w, h);
-    if rng.next_u32() % 2 == 0 {
+    if rng.next_u32() & 1 == 0 {
         return (board, Vec::new());
     }
     // Candidate cells of the top-left quarter, clear of the pads and the border ring.

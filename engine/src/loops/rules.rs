@@ -129,11 +129,11 @@ impl Loops {
     /// stepping back onto its own trail shortens it to that cell. Bots being
     /// driven home draw nothing.
     pub(crate) fn draw_trails(&mut self, moved: &[MoveResult; PLAYERS]) {
-        for seat in 0..PLAYERS {
+        for (seat, &result) in moved.iter().enumerate() {
             let at = self.bots[seat].position;
             let on_land = self.owner[at] == Some(seat);
             let bot = &mut self.bots[seat];
-            if moved[seat] != MoveResult::Moved || bot.returning || on_land {
+            if result != MoveResult::Moved || bot.returning || on_land {
                 continue;
             }
             match bot.trail.iter().position(|&c| c == at) {

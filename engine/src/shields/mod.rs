@@ -212,7 +212,8 @@ fn parse_values(v: &Value) -> Result<(Board, Vec<u8>), EngineError> {
 /// other three. A quarter cell `[x, y]` (corner at `[0, 0]`) starts at 1
 /// when `x + y` is 0 to 2, 2 when 3 or 4, 3 when 5 or 6 (the middle), then
 /// each cell but the corner and the middle one moves up or down by one with
-/// chance 1/3 (kept within 1 to 3).
+/// chance 1/3 (kept within 1 to 3), and is raised to the value of its
+/// neighbours further from the middle if they are higher.
 pub fn generate_values(seed: u64) -> (Board, Vec<u8>) {
     let mut rng = crate::rng::stream(seed, "shields/board");
     let half = SIDE / 2;
@@ -228,7 +229,16 @@ pub fn generate_values(seed: u64) -> (Board, Vec<u8>) {
             } else if !fixed && r == 1 {
                 v += 1;
             }
-            quarter[y * half + x] = v.clamp(1, 3) as u8;
+            // Never lower than the cells further out: values only rise
+            // towards the middle.
+            let mut v = v.clamp(1, 3) as u8;
+            if x > 0 {
+                v = v.max(quarter[y * half + x - 1]);
+            }
+            if y > 0 {
+                v = v.max(quarter[(y - 1) * half + x]);
+            }
+            quarter[y * half + x] = v;
         }
     }
     let board = Board::new(SIDE, SIDE);

@@ -51,21 +51,11 @@ impl Shields {
     pub fn requirement(&self, seat: Seat, cell: usize) -> u32 {
         match self.owner[cell] {
             None => 1,
-            Some(o) if o == seat => {
-                if self.level[cell] >= 2 {
-                    0
-                } else {
-                    LONG_STAY
-                }
-            }
+            Some(o) if o == seat && self.level[cell] >= 2 => 0,
+            Some(o) if o == seat => LONG_STAY,
             Some(o) if self.bots[o].home == cell => 0,
-            Some(_) => {
-                if self.level[cell] >= 2 {
-                    LONG_STAY
-                } else {
-                    1
-                }
-            }
+            Some(_) if self.level[cell] >= 2 => LONG_STAY,
+            Some(_) => 1,
         }
     }
 

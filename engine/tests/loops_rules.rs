@@ -188,6 +188,19 @@ fn a_loop_never_claims_walls_or_pads() {
     }
 }
 
+#[test]
+fn a_trail_runs_over_rival_land_and_the_loop_takes_it() {
+    let mut g = open_board();
+    own(&mut g, 3, &[(2, 1)]);
+    place(&mut g, 0, 1, 1);
+    walk(&mut g, 0, &["EAST"]);
+    assert_eq!(trail(&g, 0), vec![(2, 1)], "rival land is off our land");
+    assert_eq!(g.owner_at(2, 1), Some(3), "a trail takes nothing by itself");
+    walk(&mut g, 0, &["NORTH", "WEST"]);
+    assert_eq!(g.owner_at(2, 1), Some(0));
+    assert_eq!(g.owner_at(2, 0), Some(0));
+}
+
 // --- 5. Cuts --------------------------------------------------------------------
 
 #[test]

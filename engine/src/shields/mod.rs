@@ -211,8 +211,8 @@ fn parse_values(v: &Value) -> Result<(Board, Vec<u8>), EngineError> {
 /// The generated 8×8 board of `seed`: one quarter drawn, mirrored into the
 /// other three. A quarter cell `[x, y]` (corner at `[0, 0]`) starts at 1
 /// when `x + y` is 0 to 2, 2 when 3 or 4, 3 when 5 or 6 (the middle), then
-/// each cell but the corner and the middle one moves up or down by one with
-/// chance 1/3 (kept within 1 to 3), and is raised to the value of its
+/// each cell but the corner and the middle one moves down by one with chance
+/// 1/6 and up by one with chance 1/6 (kept within 1 to 3), and is raised to the value of its
 /// neighbours further from the middle if they are higher.
 pub fn generate_values(seed: u64) -> (Board, Vec<u8>) {
     let mut rng = crate::rng::stream(seed, "shields/board");

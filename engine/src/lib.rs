@@ -6,11 +6,15 @@
 //! answers) gives the same game on every machine.
 //! [`pyrng`] ports Python's `random` and numpy's `RandomState` bit for bit.
 
+pub mod claim;
+pub mod grid;
+pub mod loops;
 pub mod planet_wars;
 pub mod pyrng;
 pub mod reference;
 pub mod registry;
 pub mod rng;
+pub mod shields;
 
 pub use registry::{games, new_game, GameInfo};
 

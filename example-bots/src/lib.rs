@@ -11,4 +11,7 @@
 //!
 //! which writes `target/wasm32-wasip1/release/examples/<game>_<bot>.wasm`.
 
+pub mod claim;
+pub mod loops;
 pub mod planet_wars;
+pub mod shields;

@@ -6,6 +6,7 @@
 //! answers) gives the same game on every machine.
 //! [`pyrng`] ports Python's `random` and numpy's `RandomState` bit for bit.
 
+pub mod kore;
 pub mod planet_wars;
 pub mod pyrng;
 pub mod registry;

@@ -14,7 +14,7 @@ pub struct GameInfo {
 
 /// Every game Ludus hosts.
 pub fn games() -> &'static [GameInfo] {
-    &[crate::planet_wars::INFO]
+    &[crate::planet_wars::INFO, crate::kore::INFO]
 }
 
 /// Looks up a game by id.
@@ -45,6 +45,7 @@ pub fn new_game(
         "planet-wars" => Ok(Box::new(crate::planet_wars::PlanetWars::from_config(
             config, seed, players,
         )?)),
+        "kore" => Ok(Box::new(crate::kore::Kore::from_config(config, seed, players)?)),
         _ => unreachable!("every registered game is constructible"),
     }
 }

@@ -9,6 +9,7 @@
 pub mod kore;
 pub mod planet_wars;
 pub mod pyrng;
+pub mod reference;
 pub mod registry;
 pub mod rng;
 
@@ -99,7 +100,10 @@ pub trait Game: Send {
     /// Per seat, the reward as the reference reports it, ints and floats kept
     /// apart as the reference has them. Defaults to [`Game::scores`].
     fn rewards(&self) -> Vec<serde_json::Value> {
-        self.scores().into_iter().map(serde_json::Value::from).collect()
+        self.scores()
+            .into_iter()
+            .map(serde_json::Value::from)
+            .collect()
     }
 
     /// Per seat, the reference's status word: `ACTIVE` while playing, `DONE`

@@ -45,7 +45,9 @@ pub fn new_game(
         "planet-wars" => Ok(Box::new(crate::planet_wars::PlanetWars::from_config(
             config, seed, players,
         )?)),
-        "kore" => Ok(Box::new(crate::kore::Kore::from_config(config, seed, players)?)),
+        "kore" => Ok(Box::new(crate::kore::Kore::from_config(
+            config, seed, players,
+        )?)),
         _ => unreachable!("every registered game is constructible"),
     }
 }

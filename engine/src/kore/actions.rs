@@ -78,7 +78,9 @@ pub fn read_value(value: &JsonValue) -> Reading {
             return Reading::Raises(format!("{:?} is not an int (upstream raises)", parts[1]));
         };
         if n.negative || n.is_zero() {
-            return Reading::Raises("a launch needs at least 1 ship (upstream: AssertionError)".into());
+            return Reading::Raises(
+                "a launch needs at least 1 ship (upstream: AssertionError)".into(),
+            );
         }
         let plan = match upper_plan(parts[2]) {
             Some(p) if p.starts_with(['N', 'E', 'S', 'W']) => p,

@@ -106,12 +106,13 @@ fn number(key: &str, v: &Value, max: f64) -> Result<Num, EngineError> {
         Value::Number(n) => n.as_f64().map(Num::Float),
         _ => None,
     };
-    n.filter(|n| n.f64() >= 0.0 && n.f64() <= max).ok_or_else(|| {
-        config_error(format!(
+    n.filter(|n| n.f64() >= 0.0 && n.f64() <= max)
+        .ok_or_else(|| {
+            config_error(format!(
             "`{key}` is {v}; it must be a number from 0 to {max} (an int stays an int, as upstream \
              keeps it)"
         ))
-    })
+        })
 }
 
 /// Reads a Ludus config: `null` or an object overriding upstream's

@@ -204,7 +204,10 @@ pub fn write_py_float(x: f64, out: &mut String) {
     // Rust's `{:e}` gives the shortest round-trip digits: `d.ddde-7`.
     let mut buf = [0u8; 40];
     let text = {
-        let mut w = Cursor { buf: &mut buf, len: 0 };
+        let mut w = Cursor {
+            buf: &mut buf,
+            len: 0,
+        };
         let _ = write!(w, "{:e}", x.abs());
         let len = w.len;
         &buf[..len]

@@ -496,11 +496,26 @@ mod tests {
 
     #[test]
     fn json_truthiness_is_pythons() {
-        let one = |s: &str| parse_object(&format!("{{\"k\": {s}}}")).unwrap().unwrap()[0].1.clone();
-        for falsy in ["null", "false", "0", "-0", "0.0", "0e9", "1e-400", "\"\"", "[]", "{}"] {
+        let one = |s: &str| {
+            parse_object(&format!("{{\"k\": {s}}}")).unwrap().unwrap()[0]
+                .1
+                .clone()
+        };
+        for falsy in [
+            "null", "false", "0", "-0", "0.0", "0e9", "1e-400", "\"\"", "[]", "{}",
+        ] {
             assert_eq!(one(falsy), JsonValue::Falsy, "{falsy}");
         }
-        for truthy in ["true", "1", "-1.5", "NaN", "-Infinity", "[0]", "{\"a\":0}", "1e400"] {
+        for truthy in [
+            "true",
+            "1",
+            "-1.5",
+            "NaN",
+            "-Infinity",
+            "[0]",
+            "{\"a\":0}",
+            "1e400",
+        ] {
             assert_eq!(one(truthy), JsonValue::Truthy, "{truthy}");
         }
         assert_eq!(one(r#""\ud800x""#), JsonValue::Str("\u{fffd}x".into()));
@@ -509,7 +524,16 @@ mod tests {
 
     #[test]
     fn json_refuses_what_python_refuses() {
-        for bad in ["", "{", "{'a': 1}", "{\"a\": 01}", "[1,]", "{\"a\":1} x", "\"a\nb\"", "-"] {
+        for bad in [
+            "",
+            "{",
+            "{'a': 1}",
+            "{\"a\": 01}",
+            "[1,]",
+            "{\"a\":1} x",
+            "\"a\nb\"",
+            "-",
+        ] {
             assert!(parse_object(bad).is_err(), "{bad:?}");
         }
         assert_eq!(parse_object("[1, 2]").unwrap(), None);

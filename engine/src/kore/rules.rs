@@ -146,7 +146,9 @@ impl Kore {
                     Reading::Order(order) => {
                         if let Order::Spawn(n) = &order {
                             // `spawn_cost * n` with a float cost: float(n) overflows.
-                            if !n.is_zero() && n.float_overflows && self.config.spawn_cost.is_float()
+                            if !n.is_zero()
+                                && n.float_overflows
+                                && self.config.spawn_cost.is_float()
                             {
                                 raised.get_or_insert_with(|| {
                                     format!(
@@ -286,7 +288,11 @@ impl Kore {
             if self.fleets[i].owner != seat || !self.fleets[i].alive {
                 continue;
             }
-            let skip = self.fleets[i].plan.bytes().take_while(|&b| b == b'0').count();
+            let skip = self.fleets[i]
+                .plan
+                .bytes()
+                .take_while(|&b| b == b'0')
+                .count();
             self.fleets[i].plan.drain(..skip);
             let f = &self.fleets[i];
             if f.plan.starts_with('C')
@@ -393,7 +399,11 @@ impl Kore {
                 self.fleet_at[pos] = group[0] as u32 + 1;
                 continue;
             }
-            let most = group.iter().map(|&i| self.fleets[i].ships).max().unwrap_or(0);
+            let most = group
+                .iter()
+                .map(|&i| self.fleets[i].ships)
+                .max()
+                .unwrap_or(0);
             let largest: Vec<usize> = group
                 .iter()
                 .copied()
@@ -668,16 +678,24 @@ mod tests {
 
     #[test]
     fn spawn_caps_follow_turns_controlled() {
-        let caps: Vec<u64> = [0, 1, 2, 6, 7, 16, 17, 33, 34, 59, 60, 96, 97, 146, 147, 211, 212, 293, 294, 1000]
-            .iter()
-            .map(|&t| max_spawn(t))
-            .collect();
-        assert_eq!(caps, [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10]);
+        let caps: Vec<u64> = [
+            0, 1, 2, 6, 7, 16, 17, 33, 34, 59, 60, 96, 97, 146, 147, 211, 212, 293, 294, 1000,
+        ]
+        .iter()
+        .map(|&t| max_spawn(t))
+        .collect();
+        assert_eq!(
+            caps,
+            [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10]
+        );
     }
 
     #[test]
     fn plan_lengths() {
-        let lens: Vec<usize> = [1, 2, 3, 5, 8, 13, 21, 34, 55, 91].iter().map(|&n| max_flight_plan_len(n)).collect();
+        let lens: Vec<usize> = [1, 2, 3, 5, 8, 13, 21, 34, 55, 91]
+            .iter()
+            .map(|&n| max_flight_plan_len(n))
+            .collect();
         assert_eq!(lens, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     }
 }

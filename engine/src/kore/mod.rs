@@ -128,6 +128,30 @@ pub struct Fleet {
     pub(crate) alive: bool,
 }
 
+impl Fleet {
+    /// A fleet for a hand-made position (see [`Kore::from_parts`]).
+    pub fn new(
+        uid: Uid,
+        owner: Seat,
+        pos: usize,
+        kore: Num,
+        ships: i64,
+        dir: Dir,
+        plan: &str,
+    ) -> Self {
+        Fleet {
+            uid,
+            owner,
+            pos,
+            kore,
+            ships,
+            dir,
+            plan: plan.to_string(),
+            alive: true,
+        }
+    }
+}
+
 /// A shipyard.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Shipyard {
@@ -137,6 +161,20 @@ pub struct Shipyard {
     pub ships: i64,
     pub turns_controlled: i64,
     pub(crate) alive: bool,
+}
+
+impl Shipyard {
+    /// A shipyard for a hand-made position (see [`Kore::from_parts`]).
+    pub fn new(uid: Uid, owner: Seat, pos: usize, ships: i64, turns_controlled: i64) -> Self {
+        Shipyard {
+            uid,
+            owner,
+            pos,
+            ships,
+            turns_controlled,
+            alive: true,
+        }
+    }
 }
 
 /// A seat's status, as upstream's.

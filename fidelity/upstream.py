@@ -12,7 +12,11 @@ initial observation for each seed in [A, B).
 Agents come from `agents_<ENV>.py` next to this file:
 `make_agent(name, seed, seat, configuration) -> f(observation, configuration) -> action`.
 Agents must not raise: an exception is a fault of the test agent, not a
-move, and ends the run with an error.
+move, and ends the run with an error. The one exception: an exception with an
+`answer_text` attribute stands for an answer that would make upstream's
+interpreter itself raise (which would stop the episode). It is passed to
+`env.step` as kaggle's runner passes an agent's exception (the seat becomes
+ERROR), and recorded as {"raised": answer_text}: the answer Ludus is given.
 """
 
 import argparse
@@ -95,7 +99,14 @@ def episode(args):
                 recorded.append(None)
                 continue
             obs = structify(plain(seat_observation(env, seat)))
-            action = plain(agent(obs, env.configuration))
+            try:
+                action = plain(agent(obs, env.configuration))
+            except Exception as e:
+                if not hasattr(e, "answer_text"):
+                    raise
+                actions.append(e)
+                recorded.append({"raised": e.answer_text})
+                continue
             actions.append(action)
             recorded.append(action)
         env.step(actions)
@@ -103,8 +114,11 @@ def episode(args):
 
 
 def boards(args):
+    # One environment, reset per seed: making one costs far more than a reset.
+    env = new_env(args.env, args.start, args.players, None)
     for seed in range(args.start, args.stop):
-        env = new_env(args.env, seed, args.players, None)
+        env.configuration.randomSeed = seed
+        env.reset(args.players)
         line = {"seed": seed, "observation": plain(seat_observation(env, 0))}
         sys.stdout.write(json.dumps(line, separators=(",", ":"), allow_nan=False) + "\n")
 

@@ -16,6 +16,7 @@ pub struct GameInfo {
 pub fn games() -> &'static [GameInfo] {
     &[
         crate::planet_wars::INFO,
+        crate::kore::INFO,
         crate::claim::INFO,
         crate::loops::INFO,
         crate::shields::INFO,
@@ -48,6 +49,9 @@ pub fn new_game(
     }
     match g.id {
         "planet-wars" => Ok(Box::new(crate::planet_wars::PlanetWars::from_config(
+            config, seed, players,
+        )?)),
+        "kore" => Ok(Box::new(crate::kore::Kore::from_config(
             config, seed, players,
         )?)),
         "claim" => Ok(Box::new(crate::claim::Claim::from_config(

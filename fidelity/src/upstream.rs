@@ -172,6 +172,15 @@ pub fn upstream_episode(
                             Json::Null => None,
                             // As `ludus engine run` takes them: a string is the answer's text.
                             Json::Str(s) => Some(s),
+                            // An agent that raised: its message is the answer
+                            // text that makes the Ludus engine fault the same
+                            // way (the agents modules raise with it).
+                            Json::Object(m) if m.len() == 1 && m[0].0 == "raised" => {
+                                match &m[0].1 {
+                                    Json::Str(s) => Some(s.clone()),
+                                    other => Some(other.to_text()),
+                                }
+                            }
                             other => Some(other.to_text()),
                         })
                         .collect();

@@ -33,8 +33,18 @@ fn policy(observation: &str, step: u64) -> String {
         let order = if ships >= 60 && step % 7 == 0 {
             format!("LAUNCH_{ships}_{}3{}3C", dirs[d], dirs[(d + 1) % 4])
         } else if ships >= 21 {
-            let (a, b, c, e) = (dirs[d], dirs[(d + 1) % 4], dirs[(d + 2) % 4], dirs[(d + 3) % 4]);
-            format!("LAUNCH_21_{a}{}{b}{}{c}{}{e}", 2 + step % 4, 1 + step % 3, 2 + step % 4)
+            let (a, b, c, e) = (
+                dirs[d],
+                dirs[(d + 1) % 4],
+                dirs[(d + 2) % 4],
+                dirs[(d + 3) % 4],
+            );
+            format!(
+                "LAUNCH_21_{a}{}{b}{}{c}{}{e}",
+                2 + step % 4,
+                1 + step % 3,
+                2 + step % 4
+            )
         } else if kore >= 10.0 * cap as f64 {
             kore -= 10.0 * cap as f64;
             format!("SPAWN_{cap}")

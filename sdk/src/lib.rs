@@ -55,6 +55,7 @@
 //! To try a bot natively, without the host, call [`play_turn`] with an
 //! observation's JSON text.
 
+pub mod kore;
 pub mod planet_wars;
 pub mod random;
 

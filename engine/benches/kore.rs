@@ -30,7 +30,7 @@ fn policy(observation: &str, step: u64) -> String {
             + 1;
         let dirs = ["N", "E", "S", "W"];
         let d = (step as usize + i) % 4;
-        let order = if ships >= 60 && step % 7 == 0 {
+        let order = if ships >= 60 && matches!(step % 7, 0) {
             format!("LAUNCH_{ships}_{}3{}3C", dirs[d], dirs[(d + 1) % 4])
         } else if ships >= 21 {
             let (a, b, c, e) = (

@@ -1,7 +1,7 @@
 //! Setting up Kore: seeds, configs, the generated board, the observation's shape.
 
 use ludus_engine::kore::Kore;
-use ludus_engine::{new_game, EngineError, Game};
+use ludus_engine::{new_game, EngineError};
 use serde_json::{json, Value};
 
 #[test]

@@ -43,16 +43,18 @@ pub struct Board {
     /// Kore per cell.
     pub kore: Vec<f64>,
     /// Per player: `[kore, {uid: shipyard}, {uid: fleet}]`.
-    pub players: Vec<(
-        f64,
-        BTreeMap<String, RawShipyard>,
-        BTreeMap<String, RawFleet>,
-    )>,
+    pub players: Vec<RawPlayer>,
     /// The bot's own player index.
     pub player: usize,
     pub step: u32,
 }
 
+/// `[kore, {uid: shipyard}, {uid: fleet}]`.
+pub type RawPlayer = (
+    f64,
+    BTreeMap<String, RawShipyard>,
+    BTreeMap<String, RawFleet>,
+);
 /// `[cell, ships, turns controlled]`.
 pub type RawShipyard = (usize, i64, i64);
 /// `[cell, kore, ships, direction, plan]`.

@@ -120,7 +120,7 @@ fn full_episodes_match_upstream_step_by_step() {
     // Episodes run until upstream is done: all 399 steps, or fewer when the
     // tables end early (a seat out, fewer than two left).
     eprintln!("{steps} steps compared, {errored} seats errored");
-    assert!(steps >= 20 * 150, "only {steps} steps compared");
+    assert!(steps >= 4000, "only {steps} steps compared");
     assert!(errored >= 1, "no seat went through upstream's ERROR path");
 }
 

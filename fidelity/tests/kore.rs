@@ -117,8 +117,10 @@ fn full_episodes_match_upstream_step_by_step() {
     });
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     let (steps, errored) = totals.into_inner().unwrap();
-    // Most tables play all 399 steps; some end early when a seat is out.
-    assert!(steps >= 20 * 300, "only {steps} steps compared");
+    // Episodes run until upstream is done: all 399 steps, or fewer when the
+    // tables end early (a seat out, fewer than two left).
+    eprintln!("{steps} steps compared, {errored} seats errored");
+    assert!(steps >= 4000, "only {steps} steps compared");
     assert!(errored >= 1, "no seat went through upstream's ERROR path");
 }
 

@@ -58,6 +58,7 @@
 
 pub mod claim;
 pub mod grid;
+pub mod kore;
 pub mod loops;
 pub mod planet_wars;
 pub mod random;

@@ -8,6 +8,8 @@ use crate::pyrng::{NumpyRandomState, PyRandom};
 
 /// Cell kore of the generated board, as ints (index `row * size + col`,
 /// row 0 at the top, as upstream's `observation.kore`).
+// Index loops mirror upstream's, whose in-place updates depend on their order.
+#[allow(clippy::needless_range_loop)]
 pub fn generate_kore(config: &Config) -> Vec<i64> {
     let size = config.size;
     let seed = config.random_seed;

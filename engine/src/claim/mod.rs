@@ -146,6 +146,11 @@ impl Claim {
         self.owner.iter().filter(|o| **o == Some(seat)).count()
     }
 
+    /// Cells each seat owns.
+    pub fn owned_counts(&self) -> [usize; PLAYERS] {
+        grid::counts(&self.owner)
+    }
+
     /// For tests and tools: the owners, to edit directly, bypassing the rules.
     pub fn owner_mut(&mut self) -> &mut [Option<Seat>] {
         &mut self.owner

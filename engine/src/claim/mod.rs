@@ -208,9 +208,9 @@ impl Game for Claim {
         let (actions, rejections) = self.read_actions(answers);
         let moved = self.move_bots(&actions);
         self.complete_captures(&moved);
-        self.turn += 1;
         self.cut_off_land_and_bots();
         self.release_over_cap();
+        self.turn += 1;
         rejections
     }
 

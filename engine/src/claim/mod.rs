@@ -146,6 +146,11 @@ impl Claim {
         self.owner.iter().filter(|o| **o == Some(seat)).count()
     }
 
+    /// Cells each seat owns.
+    pub fn owned_counts(&self) -> [usize; PLAYERS] {
+        grid::counts(&self.owner)
+    }
+
     /// For tests and tools: the owners, to edit directly, bypassing the rules.
     pub fn owner_mut(&mut self) -> &mut [Option<Seat>] {
         &mut self.owner
@@ -203,9 +208,9 @@ impl Game for Claim {
         let (actions, rejections) = self.read_actions(answers);
         let moved = self.move_bots(&actions);
         self.complete_captures(&moved);
-        self.turn += 1;
         self.cut_off_land_and_bots();
         self.release_over_cap();
+        self.turn += 1;
         rejections
     }
 

@@ -23,14 +23,15 @@ impl Claim {
             CELL_CAP
         );
         write_owner_grid(out, b, &self.owner);
+        let counts = self.owned_counts();
         out.push_str(",\"self\":");
-        self.write_bot(out, seat, false);
+        self.write_bot(out, seat, false, &counts);
         out.push_str(",\"bots\":[");
         for s in 0..PLAYERS {
             if s > 0 {
                 out.push(',');
             }
-            self.write_bot(out, s, true);
+            self.write_bot(out, s, true, &counts);
         }
         let _ = write!(
             out,
@@ -41,7 +42,7 @@ impl Claim {
         out.push('}');
     }
 
-    fn write_bot(&self, out: &mut String, seat: Seat, with_alive: bool) {
+    fn write_bot(&self, out: &mut String, seat: Seat, with_alive: bool, counts: &[usize; PLAYERS]) {
         let b = self.board;
         let bot = &self.bots[seat];
         let _ = write!(out, "{{\"id\":{seat},\"position\":");
@@ -53,8 +54,7 @@ impl Claim {
         let _ = write!(
             out,
             ",\"dwell_remaining\":{},\"owned_count\":{}",
-            bot.dwell_remaining,
-            self.owned_count(seat)
+            bot.dwell_remaining, counts[seat]
         );
         if with_alive {
             let _ = write!(out, ",\"alive\":{}", bot.alive());

@@ -166,7 +166,8 @@ impl Claim {
         }
         for seat in (0..PLAYERS).filter(|&s| out[s]) {
             let bot = &mut self.bots[seat];
-            bot.out_on = Some(self.turn);
+            // Turns are counted from 1 here: this is turn `self.turn + 1`.
+            bot.out_on = Some(self.turn + 1);
             bot.capture_target = None;
             bot.came_from = None;
             bot.dwell_remaining = 0;
@@ -181,8 +182,9 @@ impl Claim {
     /// If no such cell exists (its land is a single line from home to the
     /// bot), the cell it stands on is released.
     pub(crate) fn release_over_cap(&mut self) {
-        for seat in 0..PLAYERS {
-            while self.bots[seat].alive() && self.owned_count(seat) > CELL_CAP {
+        for seat in (0..PLAYERS).filter(|&s| self.bots[s].alive()) {
+            // One release per cell over the cap, counted once beforehand.
+            for _ in CELL_CAP..self.owned_count(seat) {
                 let cell = self.outer_cell(seat).unwrap_or(self.bots[seat].position);
                 self.owner[cell] = None;
             }

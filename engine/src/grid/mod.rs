@@ -385,6 +385,15 @@ pub(crate) fn hash_owners(h: &mut Sha256, owner: &[Option<Seat>]) {
     }
 }
 
+/// Cells each seat owns.
+pub fn counts(owner: &[Option<Seat>]) -> [usize; PLAYERS] {
+    let mut n = [0; PLAYERS];
+    for s in owner.iter().flatten() {
+        n[*s] += 1;
+    }
+    n
+}
+
 /// Cells connected to `start` through cells where `open` holds (4-neighbour
 /// steps), `start` included if it is open.
 pub fn flood(board: Board, start: &[usize], open: impl Fn(usize) -> bool) -> Vec<bool> {

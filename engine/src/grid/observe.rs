@@ -8,7 +8,11 @@ use crate::Seat;
 /// `[x,y]` of `cell`.
 pub fn write_cell(out: &mut String, board: Board, cell: usize) {
     let (x, y) = board.xy(cell);
-    let _ = write!(out, "[{x},{y}]");
+    out.push('[');
+    write_int(out, x as i64);
+    out.push(',');
+    write_int(out, y as i64);
+    out.push(']');
 }
 
 /// `[[x,y],...]` of `cells`, in the given order.
@@ -31,6 +35,17 @@ pub fn write_owner_grid(out: &mut String, board: Board, owner: &[Option<Seat>]) 
     });
 }
 
+/// A number; the one-digit values a board is full of go in without formatting.
+pub fn write_int(out: &mut String, v: i64) {
+    match v {
+        0..=9 => out.push(char::from(b'0' + v as u8)),
+        -1 => out.push_str("-1"),
+        _ => {
+            let _ = write!(out, "{v}");
+        }
+    }
+}
+
 /// Rows of numbers, `grid[y][x]`.
 pub fn write_grid(out: &mut String, board: Board, value: impl Fn(usize) -> i64) {
     out.push('[');
@@ -43,7 +58,7 @@ pub fn write_grid(out: &mut String, board: Board, value: impl Fn(usize) -> i64) 
             if x > 0 {
                 out.push(',');
             }
-            let _ = write!(out, "{}", value(board.index(x, y)));
+            write_int(out, value(board.index(x, y)));
         }
         out.push(']');
     }

@@ -4,7 +4,9 @@
 use std::fmt::Write;
 
 use super::Loops;
-use crate::grid::{priority_seat, write_cell, write_cells, write_legal, write_owner_grid, PLAYERS};
+use crate::grid::{
+    self, priority_seat, write_cell, write_cells, write_legal, write_owner_grid, PLAYERS,
+};
 use crate::Seat;
 
 impl Loops {
@@ -30,14 +32,15 @@ impl Loops {
             }
             write_cells(out, b, self.bots[s].pad);
         }
+        let areas = grid::counts(&self.owner);
         out.push_str("],\"self\":");
-        self.write_bot(out, seat);
+        self.write_bot(out, seat, &areas);
         out.push_str(",\"bots\":[");
         for s in 0..PLAYERS {
             if s > 0 {
                 out.push(',');
             }
-            self.write_bot(out, s);
+            self.write_bot(out, s, &areas);
         }
         let _ = write!(
             out,
@@ -48,7 +51,7 @@ impl Loops {
         out.push('}');
     }
 
-    fn write_bot(&self, out: &mut String, seat: Seat) {
+    fn write_bot(&self, out: &mut String, seat: Seat, areas: &[usize; PLAYERS]) {
         let b = self.board;
         let bot = &self.bots[seat];
         let _ = write!(out, "{{\"id\":{seat},\"position\":");
@@ -58,10 +61,7 @@ impl Loops {
         let _ = write!(
             out,
             ",\"returning\":{},\"area\":{},\"score\":{},\"blocked\":{}}}",
-            bot.returning,
-            self.area(seat),
-            bot.score,
-            bot.blocked
+            bot.returning, areas[seat], bot.score, bot.blocked
         );
     }
 }

@@ -227,9 +227,9 @@ impl Loops {
 
     /// Rule 8: every bot scores one point per cell it owns.
     pub(crate) fn score_cells(&mut self) {
-        for seat in 0..PLAYERS {
-            let area = self.area(seat) as u64;
-            self.bots[seat].score += area;
+        let areas = grid::counts(&self.owner);
+        for (bot, area) in self.bots.iter_mut().zip(areas) {
+            bot.score += area as u64;
         }
     }
 

@@ -74,10 +74,17 @@
   const patternCache = new Map();
   /// A fill pattern per seat (plain, hatched, dotted, crossed...): the second cue on areas.
   L.pattern = function (ctx, seat, alpha = 0.55) {
-    const key = seat + "/" + alpha;
-    if (patternCache.has(key)) return ctx.createPattern(patternCache.get(key), "repeat");
+    const dpr = window.devicePixelRatio || 1;
+    const key = seat + "/" + alpha + "/" + dpr;
+    const make = (tile) => {
+      // The tile is in device pixels; the context is scaled to CSS pixels.
+      const p = ctx.createPattern(tile, "repeat");
+      p.setTransform(new DOMMatrix([1 / dpr, 0, 0, 1 / dpr, 0, 0]));
+      return p;
+    };
+    if (patternCache.has(key)) return make(patternCache.get(key));
     const tile = document.createElement("canvas");
-    const n = 8 * Math.max(1, Math.round(window.devicePixelRatio || 1));
+    const n = Math.round(8 * dpr);
     tile.width = tile.height = n;
     const t = tile.getContext("2d");
     t.globalAlpha = alpha;
@@ -94,7 +101,7 @@
       default: break;
     }
     patternCache.set(key, tile);
-    return ctx.createPattern(tile, "repeat");
+    return make(tile);
   };
 
   L.lerp = (a, b, t) => a + (b - a) * t;

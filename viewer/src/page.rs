@@ -113,10 +113,10 @@ fn fill(title: &str, data: &str) -> String {
         match slot {
             Some(s) => {
                 out.push_str(match s {
-                    "title" => &title,
+                    "title" => title.as_str(),
                     "style" => STYLE,
                     "data" => data,
-                    _ => &scripts,
+                    _ => scripts.as_str(),
                 });
                 rest = &after[s.len() + 4..];
             }

@@ -268,7 +268,10 @@ fn replay_html_writes_a_self_contained_page_of_the_match() {
     );
     let t = text(&o);
     assert!(o.status.success(), "{t}");
-    assert!(t.contains("wrote pages/m.html (20 turns of planet-wars)"), "{t}");
+    assert!(
+        t.contains("wrote pages/m.html (20 turns of planet-wars)"),
+        "{t}"
+    );
     let page = std::fs::read_to_string(dir.path().join("pages/m.html")).unwrap();
     let replay = ludus_host::Replay::load(&dir.path().join("m.json.gz")).unwrap();
     assert!(page.contains(&replay.match_id));

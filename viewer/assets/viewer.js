@@ -130,6 +130,7 @@
   // the state as JSON beside the board.
   const fallback = {
     game: "*",
+    legend: "no board for this match: the scores as bars, the state as JSON beside",
     accepts: () => true,
     draw(ctx, s) {
       const { width: w, height: h } = s;
@@ -255,6 +256,7 @@
       $("state-panel").open = true;
     }
     if (P.renderer.init) P.renderer.init(P, view);
+    $("legend").textContent = P.renderer.legend || "";
     const names = r.seats.map((s) => s.name).join(" vs ");
     document.title = `${r.game}: ${names} (seed ${r.seed})`;
     $("title").textContent = document.title;
@@ -294,7 +296,7 @@
   function setPlaying(on) {
     if (on && P.turn >= P.last) goTo(0, false);
     P.playing = on && P.last > 0;
-    $("btn-play").textContent = P.playing ? "⏸" : "▶";
+    $("btn-play").textContent = P.playing ? "❚❚" : "▶";
     $("btn-play").setAttribute("aria-label", P.playing ? "pause" : "play");
     P.lastTick = null;
     if (!P.playing) { P.pos = P.turn; writeHash(); }

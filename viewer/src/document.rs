@@ -40,7 +40,9 @@ pub struct Document<'a> {
 pub enum RebuildError {
     #[error("this Ludus cannot set up the game: {0}")]
     Setup(String),
-    #[error("the replay is of {game} rules version {recorded}, this Ludus implements version {current}")]
+    #[error(
+        "the replay is of {game} rules version {recorded}, this Ludus implements version {current}"
+    )]
     RulesVersion {
         game: String,
         recorded: u32,
@@ -113,8 +115,7 @@ pub fn frames(replay: &Replay) -> Result<Vec<Frame>, RebuildError> {
     let mut frames = Vec::with_capacity(replay.turns.len() + 1);
     frames.push(snapshot(game.as_ref()));
     for record in &replay.turns {
-        let answers: Vec<Option<&str>> =
-            record.seats.iter().map(|s| s.answer.as_deref()).collect();
+        let answers: Vec<Option<&str>> = record.seats.iter().map(|s| s.answer.as_deref()).collect();
         let refused = game.step(&answers);
         let turn = record.turn;
         if hex::encode(game.state_hash()) != record.state_hash {
@@ -126,7 +127,11 @@ pub fn frames(replay: &Replay) -> Result<Vec<Frame>, RebuildError> {
         let recorded: Vec<(&str, &str)> = record
             .seats
             .iter()
-            .flat_map(|s| s.refused.iter().map(|r| (r.kind.as_str(), r.reason.as_str())))
+            .flat_map(|s| {
+                s.refused
+                    .iter()
+                    .map(|r| (r.kind.as_str(), r.reason.as_str()))
+            })
             .collect();
         let rerun: Vec<(&str, &str)> = refused
             .iter()

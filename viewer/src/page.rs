@@ -17,7 +17,10 @@ const GRID: &str = include_str!("../assets/grid.js");
 /// Every game renderer, by file: `assets/games/<game>.js`, each registering
 /// itself with `Ludus.register`. To add a game's renderer, add its file here.
 pub const RENDERERS: &[(&str, &str)] = &[
-    ("planet-wars", include_str!("../assets/games/planet-wars.js")),
+    (
+        "planet-wars",
+        include_str!("../assets/games/planet-wars.js"),
+    ),
     ("kore", include_str!("../assets/games/kore.js")),
     ("halite", include_str!("../assets/games/halite.js")),
     ("claim", include_str!("../assets/games/claim.js")),
@@ -97,7 +100,9 @@ fn fill(title: &str, data: &str) -> String {
         .into_iter()
         .chain(RENDERERS.iter().copied())
     {
-        scripts.push_str(&format!("<script data-module=\"{name}\">\n{source}\n</script>\n"));
+        scripts.push_str(&format!(
+            "<script data-module=\"{name}\">\n{source}\n</script>\n"
+        ));
     }
     let title = escape_html(title);
     // One pass over the template, so nothing filled in (a bot's name in the

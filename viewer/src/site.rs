@@ -92,7 +92,9 @@ fn match_table(matches: &[&MatchLine], bot: Option<&str>) -> String {
     if bot.is_some() {
         out.push_str("<th>place</th>");
     }
-    out.push_str("<th>turns</th><th class=\"l\">result</th><th class=\"l\">watch</th></tr></thead><tbody>\n");
+    out.push_str(
+        "<th>turns</th><th class=\"l\">result</th><th class=\"l\">watch</th></tr></thead><tbody>\n",
+    );
     for m in matches {
         let seats = m
             .seats
@@ -195,7 +197,11 @@ pub fn write_site(
         let (html, page_notes) = replay_page(&r, Embed::Auto);
         let path = dir.join(replay_page_link(&m.match_id));
         std::fs::write(&path, html).map_err(|e| SiteError::Io(path.clone(), e))?;
-        notes.extend(page_notes.into_iter().map(|n| format!("{}: {n}", path.display())));
+        notes.extend(
+            page_notes
+                .into_iter()
+                .map(|n| format!("{}: {n}", path.display())),
+        );
         pages += 1;
     }
     let index = dir.join("index.html");

@@ -22,10 +22,11 @@ fn one_at_a_time() -> MutexGuard<'static, ()> {
 fn artifacts() -> PathBuf {
     let dir = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| ludus_testkit::workspace_root().join("target"))
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"))
         .join("browser-artifacts");
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    // Chromium takes files by plain absolute paths.
+    dir.canonicalize().unwrap()
 }
 
 fn sandbox() -> &'static Sandbox {
@@ -65,7 +66,8 @@ fn example_match(game: &ludus_engine::GameInfo) -> Replay {
         .filter_map(|e| {
             let name = e.ok()?.file_name().to_string_lossy().into_owned();
             let stem = name.strip_suffix(".wasm")?;
-            stem.starts_with(&prefix).then(|| stem.to_string())
+            // cargo also leaves `<name>-<hash>.wasm` copies there.
+            (stem.starts_with(&prefix) && !stem.contains('-')).then(|| stem.to_string())
         })
         .collect();
     names.sort_by_key(|n| (n.ends_with("_idle"), n.clone()));
@@ -103,7 +105,9 @@ fn settle(page: &mut Page) {
         "Ludus.ready === true && !Ludus.player.playing && Ludus.player.stepAnimation == null",
         Duration::from_secs(20),
     );
-    page.eval("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))");
+    page.eval(
+        "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))",
+    );
 }
 
 /// Keeps the board's pixels in the page under `key`.
@@ -134,12 +138,14 @@ fn changed_pixels(page: &mut Page, a: &str, b: &str) -> u64 {
 }
 
 fn shown_scores(page: &mut Page) -> Vec<f64> {
-    page.eval("[...document.querySelectorAll('#scoreboard [data-role=score]')].map(c => c.dataset.value)")
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap().parse::<f64>().expect("a number"))
-        .collect()
+    page.eval(
+        "[...document.querySelectorAll('#scoreboard [data-role=score]')].map(c => c.dataset.value)",
+    )
+    .as_array()
+    .unwrap()
+    .iter()
+    .map(|v| v.as_str().unwrap().parse::<f64>().expect("a number"))
+    .collect()
 }
 
 fn turn(page: &mut Page) -> u64 {
@@ -150,10 +156,17 @@ fn turn(page: &mut Page) -> u64 {
 /// checks what a watcher sees on the way and at the end.
 fn watch_to_the_end(page: &mut Page, name: &str, path: &Path, replay: &Replay) {
     let last = replay.turns.len() as u64;
-    assert!(last >= 3, "{name}: a match of {last} turns is too short to watch");
+    assert!(
+        last >= 3,
+        "{name}: a match of {last} turns is too short to watch"
+    );
     page.navigate(&url(path, 0));
     settle(page);
-    assert_eq!(page.eval("Ludus.player.last").as_u64(), Some(last), "{name}");
+    assert_eq!(
+        page.eval("Ludus.player.last").as_u64(),
+        Some(last),
+        "{name}"
+    );
     // Sharp on high-DPI screens: the canvas has a pixel per device pixel.
     assert_eq!(
         page.eval("(() => { const c = document.getElementById('board'); return c.width === Math.round(c.getBoundingClientRect().width * devicePixelRatio) && devicePixelRatio === 2; })()"),
@@ -169,12 +182,18 @@ fn watch_to_the_end(page: &mut Page, name: &str, path: &Path, replay: &Replay) {
     assert_eq!(turn(page), 1, "{name}: → goes one turn forward");
     snapshot(page, "one");
     let changed = changed_pixels(page, "start", "one");
-    assert!(changed > 0, "{name}: the board did not change from turn 0 to 1");
+    assert!(
+        changed > 0,
+        "{name}: the board did not change from turn 0 to 1"
+    );
 
     // The turn in the address opens that turn.
     let mid = last / 2;
     page.eval(&format!("location.hash = '#t={mid}'; true"));
-    page.wait_for(&format!("Ludus.player.turn === {mid}"), Duration::from_secs(5));
+    page.wait_for(
+        &format!("Ludus.player.turn === {mid}"),
+        Duration::from_secs(5),
+    );
     settle(page);
     snapshot(page, "mid");
     assert!(
@@ -186,21 +205,32 @@ fn watch_to_the_end(page: &mut Page, name: &str, path: &Path, replay: &Replay) {
     // Shift+← goes back ten.
     page.press("ArrowLeft", "ArrowLeft", 37, true);
     settle(page);
-    assert_eq!(turn(page), mid.saturating_sub(10), "{name}: Shift+← goes back ten turns");
+    assert_eq!(
+        turn(page),
+        mid.saturating_sub(10),
+        "{name}: Shift+← goes back ten turns"
+    );
 
     // Home, 16×, play: the turns go by, and it stops at the last one.
     page.press("Home", "Home", 36, false);
     for _ in 0..4 {
         page.press("+", "Equal", 187, false);
     }
-    assert_eq!(page.eval("Ludus.player.speed"), json!(16), "{name}: + doubles the speed up to 16×");
+    assert_eq!(
+        page.eval("Ludus.player.speed"),
+        json!(16),
+        "{name}: + doubles the speed up to 16×"
+    );
     settle(page);
     page.press(" ", "Space", 32, false);
     let start = Instant::now();
     let mut seen = vec![turn(page)];
     let mut shot = false;
     while page.eval("Ludus.player.playing") == json!(true) {
-        assert!(start.elapsed() < Duration::from_secs(60), "{name}: playing never ended");
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{name}: playing never ended"
+        );
         let t = turn(page);
         assert!(t >= *seen.last().unwrap(), "{name}: playing went backwards");
         if t != *seen.last().unwrap() {
@@ -212,7 +242,10 @@ fn watch_to_the_end(page: &mut Page, name: &str, path: &Path, replay: &Replay) {
         }
         std::thread::sleep(Duration::from_millis(40));
     }
-    assert!(seen.len() >= 3, "{name}: playing showed only turns {seen:?}");
+    assert!(
+        seen.len() >= 3,
+        "{name}: playing showed only turns {seen:?}"
+    );
     settle(page);
 
     // The end: the scrubber at the last turn, the replay's scores and result.
@@ -223,17 +256,28 @@ fn watch_to_the_end(page: &mut Page, name: &str, path: &Path, replay: &Replay) {
         "{name}: the scrubber reaches the last turn"
     );
     let final_scores = &replay.turns.last().unwrap().scores;
-    assert_eq!(&shown_scores(page), final_scores, "{name}: the scoreboard shows the replay's final scores");
+    assert_eq!(
+        &shown_scores(page),
+        final_scores,
+        "{name}: the scoreboard shows the replay's final scores"
+    );
     let result = page.eval("document.getElementById('result').textContent");
     let reason = &replay.outcome.as_ref().expect("finished").reason;
     assert!(
         result.as_str().unwrap().contains(reason.as_str()),
         "{name}: the result `{result}` says why the match ended: {reason}"
     );
-    assert_eq!(page.eval("location.hash"), json!(format!("#t={last}")), "{name}");
+    assert_eq!(
+        page.eval("location.hash"),
+        json!(format!("#t={last}")),
+        "{name}"
+    );
     page.screenshot(&artifacts().join(format!("{name}-4-end.png")));
     snapshot(page, "end");
-    assert!(changed_pixels(page, "mid", "end") > 0 || mid == last, "{name}: the board did not change after playing");
+    assert!(
+        changed_pixels(page, "mid", "end") > 0 || mid == last,
+        "{name}: the board did not change after playing"
+    );
 }
 
 #[test]
@@ -289,8 +333,15 @@ fn faults_refusals_and_logs_show_in_each_seats_turn_log() {
             bot("stdout_flood"),
         ],
     );
-    let first_fault = replay.turns[0].seats[1].fault.clone().expect("panic_in_act faults");
-    let refusal = replay.turns[0].seats[2].refused.first().cloned().expect("a refusal");
+    let first_fault = replay.turns[0].seats[1]
+        .fault
+        .clone()
+        .expect("panic_in_act faults");
+    let refusal = replay.turns[0].seats[2]
+        .refused
+        .first()
+        .cloned()
+        .expect("a refusal");
     let _one = one_at_a_time();
     let path = write_page("planet-wars-faults", &replay, Embed::Json);
     let mut browser = Browser::launch();
@@ -309,7 +360,8 @@ fn faults_refusals_and_logs_show_in_each_seats_turn_log() {
     };
     let seat1 = log_text(&mut page, 1);
     assert!(
-        seat1.contains(&format!("fault {}", first_fault.kind)) && seat1.contains(&first_fault.message),
+        seat1.contains(&format!("fault {}", first_fault.kind))
+            && seat1.contains(&first_fault.message),
         "seat 1's log at turn 1 shows its fault: {seat1}"
     );
     let seat2 = log_text(&mut page, 2);
@@ -319,9 +371,17 @@ fn faults_refusals_and_logs_show_in_each_seats_turn_log() {
     );
     assert!(seat2.contains("nowhere"), "and the answer: {seat2}");
     let seat3 = log_text(&mut page, 3);
-    assert!(seat3.contains("xxxxxxxx"), "seat 3's log shows what the bot printed: {seat3}");
-    let status = page.eval("document.querySelector('#scoreboard tr[data-seat=\"1\"] [data-role=status]').textContent");
-    assert!(status.as_str().unwrap().contains("fault"), "the scoreboard marks the fault: {status}");
+    assert!(
+        seat3.contains("xxxxxxxx"),
+        "seat 3's log shows what the bot printed: {seat3}"
+    );
+    let status = page.eval(
+        "document.querySelector('#scoreboard tr[data-seat=\"1\"] [data-role=status]').textContent",
+    );
+    assert!(
+        status.as_str().unwrap().contains("fault"),
+        "the scoreboard marks the fault: {status}"
+    );
     // The seat that faulted ten times in a row is out, and says so.
     let out_turn = replay
         .turns
@@ -347,7 +407,9 @@ fn a_gzip_page_copies_states_jumps_from_charts_and_opens_dropped_replays() {
     let frames = ludus_viewer::frames(&replay).unwrap();
     let _one = one_at_a_time();
     let path = write_page("planet-wars-gzip", &replay, Embed::Gzip);
-    assert!(std::fs::read_to_string(&path).unwrap().contains("data-encoding=\"gzip-base64\""));
+    assert!(std::fs::read_to_string(&path)
+        .unwrap()
+        .contains("data-encoding=\"gzip-base64\""));
     let mut browser = Browser::launch();
     let mut page = browser.page(1200, 800, 1.0);
     page.navigate(&url(&path, 7));
@@ -367,12 +429,20 @@ fn a_gzip_page_copies_states_jumps_from_charts_and_opens_dropped_replays() {
 
     // A click on a chart jumps to that turn.
     let rect = page.eval("(() => { const r = document.querySelector('#charts canvas').getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()");
-    let r: Vec<f64> = rect.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    let r: Vec<f64> = rect
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
     page.click(r[0] + 4.0 + (r[2] - 8.0) * 0.75, r[1] + r[3] / 2.0);
     settle(&mut page);
     let expected = (0.75 * replay.turns.len() as f64).round() as u64;
     let t = turn(&mut page);
-    assert!(t.abs_diff(expected) <= 1, "a click at 3/4 of the chart goes to turn {t}, not about {expected}");
+    assert!(
+        t.abs_diff(expected) <= 1,
+        "a click at 3/4 of the chart goes to turn {t}, not about {expected}"
+    );
 
     // A replay file opened on the page (as a drop does) replaces the match:
     // no states in it, so the fallback draws, with the replay's scores.
@@ -386,7 +456,10 @@ fn a_gzip_page_copies_states_jumps_from_charts_and_opens_dropped_replays() {
     other.save(&file).unwrap();
     page.set_file_input("#open-file", &file);
     page.wait_for(
-        &format!("Ludus.player.doc && Ludus.player.doc.replay.match_id === '{}'", other.match_id),
+        &format!(
+            "Ludus.player.doc && Ludus.player.doc.replay.match_id === '{}'",
+            other.match_id
+        ),
         Duration::from_secs(10),
     );
     assert_eq!(page.eval("Ludus.player.rendererName"), json!("fallback"));
@@ -395,7 +468,131 @@ fn a_gzip_page_copies_states_jumps_from_charts_and_opens_dropped_replays() {
     assert_eq!(turn(&mut page), other.turns.len() as u64);
     assert_eq!(shown_scores(&mut page), other.turns.last().unwrap().scores);
     let notes = page.eval("document.getElementById('notes').textContent");
-    assert!(notes.as_str().unwrap().contains("records answers, not states"), "{notes}");
+    assert!(
+        notes
+            .as_str()
+            .unwrap()
+            .contains("records answers, not states"),
+        "{notes}"
+    );
     page.screenshot(&artifacts().join("planet-wars-dropped-replay.png"));
+    assert!(page.errors.is_empty(), "{:#?}", page.errors);
+}
+
+/// A viewer document of a made-up two-seat match of `game` whose states are
+/// `views` (both seats see the same), for renderers of games this Ludus may
+/// not have yet: they are written from the games' documented observations.
+fn made_up_document(game: &str, views: &[Value]) -> String {
+    let turns: Vec<Value> = (1..views.len())
+        .map(|t| {
+            json!({"turn": t, "seats": [{"answer": "STAY", "fuel": 1000}, {"answer": "STAY", "fuel": 900}],
+                   "scores": [t as f64, 1.0], "state_hash": ""})
+        })
+        .collect();
+    let frames: Vec<Value> = views
+        .iter()
+        .enumerate()
+        .map(|(t, v)| json!({"turn": t, "scores": [t as f64, 1.0], "observations": [v.to_string(), v.to_string()]}))
+        .collect();
+    json!({
+        "format": "ludus-viewer", "format_version": 1, "notes": [], "frames": frames,
+        "replay": {"format": "ludus-replay", "format_version": 1, "ludus_version": "0", "wasmtime_version": "0",
+                   "match_id": format!("made-up-{game}"), "game": game, "rules_version": 1, "config": null,
+                   "setup": null, "seed": 1, "limits": {},
+                   "seats": [{"name": "a", "sha256": "00"}, {"name": "b", "sha256": "11"}],
+                   "initial_state_hash": "", "turns": turns,
+                   "outcome": {"scores": [1.0, 0.0], "placements": [1, 2], "reason": "made up"}}
+    })
+    .to_string()
+}
+
+fn kore_view(t: usize) -> Value {
+    let kore: Vec<f64> = (0..25)
+        .map(|i| ((i * 7 + t * 3) % 11) as f64 * 1.5)
+        .collect();
+    json!({"observation": {"kore": kore, "player": 0, "step": t,
+             "players": [[500.0 + t as f64, {"0-1": [6, 10 + t, t]}, {"1-1": [7 + t, 5.0, 3, 1, "E"]}],
+                         [480.0, {"0-2": [18, 4, t]}, {"2-1": [(20 - 5 * t) % 25, 0.0, 8, 0, ""]}]]},
+           "configuration": {"size": 5}})
+}
+
+fn halite_view(t: usize) -> Value {
+    let halite: Vec<f64> = (0..25).map(|i| ((i * 5 + t) % 9) as f64 * 20.0).collect();
+    json!({"observation": {"halite": halite, "player": 0, "step": t,
+             "players": [[5000, {"0-1": 6}, {"0-2": [7 + t, 10 * t]}], [4000, {}, {"0-3": [18 - t, 0]}]]},
+           "configuration": {"size": 5}})
+}
+
+fn grid_view(t: usize) -> Value {
+    let owner: Vec<Vec<i64>> = (0..3)
+        .map(|y| {
+            (0..4)
+                .map(|x| {
+                    if x <= t && y == 0 {
+                        0
+                    } else if x == 3 {
+                        1
+                    } else {
+                        -1
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    json!({"turn": t, "width": 4, "height": 3, "owner": owner, "priority_seat": t % 2,
+           "walls": [[1, 1]], "pads": [[[0, 0], [0, 1]], [[3, 2], [3, 1]]],
+           "values": [[1, 2, 2, 1], [2, 3, 3, 2], [1, 2, 2, 1]],
+           "levels": [[2, 1, 1, 1], [1, 1, 1, 1], [1, 1, 1, 1]],
+           "bots": [{"id": 0, "position": [t, 0], "home": [0, 0], "capture_target": [t + 1, 0],
+                     "trail": [[0, 0], [t, 1]], "alive": true, "shielded": t == 1},
+                    {"id": 1, "position": [3, 2 - t], "home": [3, 2], "capture_target": null,
+                     "trail": [], "alive": true, "frozen": t == 2}]})
+}
+
+#[test]
+fn the_renderers_draw_their_games_documented_observations() {
+    let _one = one_at_a_time();
+    let empty = artifacts().join("empty.html");
+    std::fs::write(&empty, ludus_viewer::empty_page()).unwrap();
+    let mut browser = Browser::launch();
+    let mut page = browser.page(1000, 800, 2.0);
+    page.navigate(&url(&empty, 0));
+    page.wait_for("Ludus.ready === true", Duration::from_secs(10));
+    assert_eq!(
+        page.eval("document.body.classList.contains('empty')"),
+        json!(true)
+    );
+    let games: [(&str, fn(usize) -> Value); 5] = [
+        ("kore", kore_view),
+        ("halite", halite_view),
+        ("claim", grid_view),
+        ("loops", grid_view),
+        ("shields", grid_view),
+    ];
+    for (game, view) in games {
+        let views: Vec<Value> = (0..3).map(view).collect();
+        let doc = made_up_document(game, &views);
+        page.eval(&format!(
+            "Ludus.openBytes(new TextEncoder().encode({})).then(() => true)",
+            serde_json::to_string(&doc).unwrap()
+        ));
+        assert_eq!(
+            page.eval("Ludus.player.rendererName"),
+            json!(game),
+            "{game}.js accepts its observation"
+        );
+        page.eval("Ludus.goTo(1); true");
+        settle(&mut page);
+        snapshot(&mut page, "a");
+        page.eval("Ludus.goTo(2); true");
+        settle(&mut page);
+        snapshot(&mut page, "b");
+        assert!(
+            changed_pixels(&mut page, "a", "b") > 0,
+            "{game}: the board changes between states"
+        );
+        page.screenshot(&artifacts().join(format!("made-up-{game}.png")));
+        assert_eq!(shown_scores(&mut page), vec![2.0, 1.0], "{game}");
+    }
     assert!(page.errors.is_empty(), "{:#?}", page.errors);
 }

@@ -8,7 +8,12 @@ use serde_json::{json, Value};
 
 /// A replay made by driving the engine directly with `answer(turn, seat)`,
 /// recorded as the host records one (no bots needed).
-fn engine_replay(seed: u64, players: usize, max_turns: u32, answer: impl Fn(u32, usize) -> String) -> Replay {
+fn engine_replay(
+    seed: u64,
+    players: usize,
+    max_turns: u32,
+    answer: impl Fn(u32, usize) -> String,
+) -> Replay {
     let config = json!({"max_turns": max_turns});
     let mut game = ludus_engine::new_game("planet-wars", &config, seed, players).unwrap();
     let mut replay = Replay {
@@ -115,7 +120,7 @@ fn each_seat_has_the_observation_its_bot_was_given() {
 #[test]
 fn an_edited_answer_is_found_at_its_turn() {
     let mut replay = engine_replay(3, 2, 30, quiet);
-    let mut game = ludus_engine::new_game("planet-wars", &replay.setup, replay.seed, 2).unwrap();
+    let game = ludus_engine::new_game("planet-wars", &replay.setup, replay.seed, 2).unwrap();
     let mut obs = String::new();
     game.observation(0, &mut obs);
     let obs: Value = serde_json::from_str(&obs).unwrap();
@@ -127,7 +132,11 @@ fn an_edited_answer_is_found_at_its_turn() {
         .unwrap()["name"]
         .clone();
     let other = obs["planets"][0]["name"].clone();
-    let other = if other == mine { obs["planets"][1]["name"].clone() } else { other };
+    let other = if other == mine {
+        obs["planets"][1]["name"].clone()
+    } else {
+        other
+    };
     // On turn 4 seat 0 now sends a ship: the state after turn 4 no longer matches.
     replay.turns[3].seats[0].answer = Some(
         json!({"moves": [{"origin": mine, "destination": other, "ship_count": 1}]}).to_string(),
@@ -166,7 +175,11 @@ fn a_game_this_ludus_lacks_still_gets_a_page_without_a_board() {
     replay.game = "tiddlywinks".into();
     let doc = Document::new(&replay);
     assert!(doc.frames.is_empty());
-    assert!(doc.notes[0].contains("unknown game `tiddlywinks`"), "{:?}", doc.notes);
+    assert!(
+        doc.notes[0].contains("unknown game `tiddlywinks`"),
+        "{:?}",
+        doc.notes
+    );
     let (html, notes) = replay_page(&replay, Embed::Json);
     assert_eq!(notes, doc.notes);
     assert!(html.contains("tiddlywinks"));
@@ -192,9 +205,13 @@ fn embedded(html: &str) -> Value {
     if html[start..open].contains("gzip-base64") {
         use base64::Engine as _;
         use std::io::Read;
-        let gz = base64::engine::general_purpose::STANDARD.decode(body).unwrap();
+        let gz = base64::engine::general_purpose::STANDARD
+            .decode(body)
+            .unwrap();
         let mut json = String::new();
-        flate2::read::GzDecoder::new(&gz[..]).read_to_string(&mut json).unwrap();
+        flate2::read::GzDecoder::new(&gz[..])
+            .read_to_string(&mut json)
+            .unwrap();
         serde_json::from_str(&json).unwrap()
     } else {
         serde_json::from_str(body).unwrap()
@@ -212,7 +229,10 @@ fn the_page_embeds_the_versioned_document_either_way() {
     assert_eq!(expected["replay"], serde_json::to_value(&replay).unwrap());
     let json_page = replay_page(&replay, Embed::Json).0;
     let gzip_page = replay_page(&replay, Embed::Gzip).0;
-    assert_eq!(json_page.matches("</script>").count(), gzip_page.matches("</script>").count());
+    assert_eq!(
+        json_page.matches("</script>").count(),
+        gzip_page.matches("</script>").count()
+    );
     assert_eq!(embedded(&json_page), expected);
     assert_eq!(embedded(&gzip_page), expected);
     assert!(gzip_page.len() < json_page.len());
@@ -221,7 +241,9 @@ fn the_page_embeds_the_versioned_document_either_way() {
 #[test]
 fn auto_embeds_long_matches_compressed() {
     let short = engine_replay(7, 2, 5, quiet);
-    assert!(replay_page(&short, Embed::Auto).0.contains("data-encoding=\"json\""));
+    assert!(replay_page(&short, Embed::Auto)
+        .0
+        .contains("data-encoding=\"json\""));
     let long = engine_replay(7, 4, 500, quiet);
     let page = replay_page(&long, Embed::Auto).0;
     assert!(page.contains("data-encoding=\"gzip-base64\""));

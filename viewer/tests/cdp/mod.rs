@@ -241,9 +241,9 @@ impl Page<'_> {
                 {
                     self.errors.push(format!("console.error: {}", p["args"]))
                 }
-                Some("Log.entryAdded") if p["entry"]["level"] == "error" => self
-                    .errors
-                    .push(format!("log: {}", p["entry"]["text"].as_str().unwrap_or("?"))),
+                Some("Log.entryAdded") if p["entry"]["level"] == "error" => self.errors.push(
+                    format!("log: {}", p["entry"]["text"].as_str().unwrap_or("?")),
+                ),
                 _ => {}
             }
         }

@@ -14,7 +14,13 @@ pub struct GameInfo {
 
 /// Every game Ludus hosts.
 pub fn games() -> &'static [GameInfo] {
-    &[crate::planet_wars::INFO]
+    &[
+        crate::planet_wars::INFO,
+        crate::kore::INFO,
+        crate::claim::INFO,
+        crate::loops::INFO,
+        crate::shields::INFO,
+    ]
 }
 
 /// Looks up a game by id.
@@ -43,6 +49,18 @@ pub fn new_game(
     }
     match g.id {
         "planet-wars" => Ok(Box::new(crate::planet_wars::PlanetWars::from_config(
+            config, seed, players,
+        )?)),
+        "kore" => Ok(Box::new(crate::kore::Kore::from_config(
+            config, seed, players,
+        )?)),
+        "claim" => Ok(Box::new(crate::claim::Claim::from_config(
+            config, seed, players,
+        )?)),
+        "loops" => Ok(Box::new(crate::loops::Loops::from_config(
+            config, seed, players,
+        )?)),
+        "shields" => Ok(Box::new(crate::shields::Shields::from_config(
             config, seed, players,
         )?)),
         _ => unreachable!("every registered game is constructible"),

@@ -11,4 +11,8 @@
 //!
 //! which writes `target/wasm32-wasip1/release/examples/<game>_<bot>.wasm`.
 
+pub mod claim;
+pub mod kore;
+pub mod loops;
 pub mod planet_wars;
+pub mod shields;

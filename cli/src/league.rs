@@ -217,28 +217,24 @@ pub fn leaderboard(
     let lb = report::leaderboard(&store, id)?;
     match (format, out) {
         (Format::Html, Some(dir)) => {
-            let replays = dir.join("replays");
-            std::fs::create_dir_all(&replays)
-                .with_context(|| format!("cannot create {}", replays.display()))?;
-            for m in &lb.matches {
-                if let Some(gz) = store.replay(&m.match_id)? {
-                    let replay = ludus_host::Replay::from_bytes(&gz)?;
-                    replay.save(&replays.join(format!("{}.json", m.match_id)))?;
-                }
+            let site = ludus_viewer::write_site(&dir, &lb, |id| {
+                store
+                    .replay(id)
+                    .map_err(|e| e.to_string())?
+                    .map(|gz| ludus_host::Replay::from_bytes(&gz).map_err(|e| e.to_string()))
+                    .transpose()
+            })?;
+            for note in &site.notes {
+                eprintln!("warning: {note}");
             }
-            let page = dir.join("index.html");
-            std::fs::write(
-                &page,
-                lb.render(Format::Html, &|id| format!("replays/{id}.json")),
-            )
-            .with_context(|| format!("cannot write {}", page.display()))?;
             println!(
-                "wrote {} and {} replays in {}",
-                page.display(),
-                lb.matches.len(),
-                replays.display()
+                "wrote {} and {} replay pages in {}",
+                site.index.display(),
+                site.pages,
+                dir.join("replays").display()
             );
         }
+        (Format::Html, None) => print!("{}", ludus_viewer::leaderboard_page(&lb)),
         (format, Some(path)) => {
             std::fs::write(&path, lb.render(format, &|id| format!("replays/{id}.json")))
                 .with_context(|| format!("cannot write {}", path.display()))?;

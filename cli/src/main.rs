@@ -1,7 +1,7 @@
 //! `ludus`: run WebAssembly bots in deterministic game tournaments.
 //!
 //! Thin glue: parsing arguments and printing. Everything it does lives in
-//! `ludus-engine`, `ludus-host` and `ludus-leaderboard`.
+//! `ludus-engine`, `ludus-host`, `ludus-leaderboard` and `ludus-viewer`.
 
 mod league;
 
@@ -99,7 +99,7 @@ enum Command {
         #[arg(long, default_value = "table")]
         format: ludus_leaderboard::report::Format,
         /// Write here instead of stdout. For html: a directory, receiving
-        /// index.html and every match's replay.
+        /// index.html, and every match's replay and replay page in replays/.
         #[arg(long)]
         out: Option<PathBuf>,
         #[command(flatten)]
@@ -182,6 +182,18 @@ enum ReplayCommand {
         #[arg(long)]
         bots: Vec<PathBuf>,
     },
+    /// Write a page that plays the replay in a browser: one self-contained
+    /// HTML file (no network), the board drawn turn by turn.
+    Html {
+        replay: PathBuf,
+        /// The page to write.
+        #[arg(short, long)]
+        out: PathBuf,
+        /// How the match goes into the page: json, gzip (base64), or auto
+        /// (gzip when the JSON is over 1 MiB).
+        #[arg(long, default_value = "auto")]
+        embed: EmbedArg,
+    },
     /// Print what happened in a replay.
     Show {
         replay: PathBuf,
@@ -189,6 +201,13 @@ enum ReplayCommand {
         #[arg(long)]
         turn: Option<u32>,
     },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum EmbedArg {
+    Auto,
+    Json,
+    Gzip,
 }
 
 /// Limits for every seat; defaults translate the rule books' "2 s for the
@@ -246,6 +265,7 @@ fn main() {
         Command::Replay { command } => match command {
             ReplayCommand::Verify { replay, bots } => verify(&replay, bots),
             ReplayCommand::Show { replay, turn } => show(&replay, turn),
+            ReplayCommand::Html { replay, out, embed } => replay_html(&replay, &out, embed),
         },
         Command::Submit {
             bot,
@@ -590,6 +610,30 @@ fn verify(path: &Path, mut dirs: Vec<PathBuf>) -> Result<()> {
         }
         Some(d) => bail!("{} does not reproduce: {d}", path.display()),
     }
+}
+
+fn replay_html(path: &Path, out: &Path, embed: EmbedArg) -> Result<()> {
+    let replay = Replay::load(path)?;
+    let embed = match embed {
+        EmbedArg::Auto => ludus_viewer::Embed::Auto,
+        EmbedArg::Json => ludus_viewer::Embed::Json,
+        EmbedArg::Gzip => ludus_viewer::Embed::Gzip,
+    };
+    let (html, notes) = ludus_viewer::replay_page(&replay, embed);
+    for note in notes {
+        eprintln!("warning: {}: {note}", path.display());
+    }
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    std::fs::write(out, html).with_context(|| format!("cannot write {}", out.display()))?;
+    println!(
+        "wrote {} ({} turns of {}); open it in a browser",
+        out.display(),
+        replay.turns.len(),
+        replay.game
+    );
+    Ok(())
 }
 
 fn show(path: &Path, turn: Option<u32>) -> Result<()> {

@@ -242,3 +242,51 @@ fn verify_without_the_bots_says_which_bot_is_missing_and_what_to_do() {
         "{t}"
     );
 }
+
+#[test]
+fn replay_html_writes_a_self_contained_page_of_the_match() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (bot("planet_wars_expander"), bot("planet_wars_random"));
+    let o = ludus(
+        &[
+            "play",
+            "--game",
+            "planet-wars",
+            "--config",
+            r#"{"max_turns":20}"#,
+            "--out",
+            "m.json.gz",
+            &a,
+            &b,
+        ],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let o = ludus(
+        &["replay", "html", "m.json.gz", "-o", "pages/m.html"],
+        dir.path(),
+    );
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(
+        t.contains("wrote pages/m.html (20 turns of planet-wars)"),
+        "{t}"
+    );
+    let page = std::fs::read_to_string(dir.path().join("pages/m.html")).unwrap();
+    let replay = ludus_host::Replay::load(&dir.path().join("m.json.gz")).unwrap();
+    assert!(page.contains(&replay.match_id));
+    assert!(page.contains("data-encoding=\"json\""));
+    // Nothing from the network.
+    for needle in ["http://", "https://", "src=\"", "<link"] {
+        assert!(!page.contains(needle), "the page refers to {needle}");
+    }
+}
+
+#[test]
+fn replay_html_of_a_missing_file_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = ludus(&["replay", "html", "gone.json", "-o", "x.html"], dir.path());
+    assert!(!o.status.success());
+    assert!(text(&o).contains("gone.json"), "{}", text(&o));
+    assert!(!dir.path().join("x.html").exists());
+}

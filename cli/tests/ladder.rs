@@ -163,17 +163,43 @@ fn leaderboard_formats_and_the_html_page_with_replays() {
         dir.path(),
     );
     assert!(o.status.success(), "{}", text(&o));
-    let page = std::fs::read_to_string(dir.path().join("site/index.html")).unwrap();
+    let site = dir.path().join("site");
+    let page = std::fs::read_to_string(site.join("index.html")).unwrap();
     let links: Vec<&str> = page
         .split("href=\"")
         .skip(1)
         .map(|s| s.split('"').next().unwrap())
         .collect();
-    assert_eq!(links.len(), 2);
-    for link in links {
-        let replay = ludus_host::Replay::load(&dir.path().join("site").join(link)).unwrap();
-        assert_eq!(replay.game, "planet-wars");
+    let files: std::collections::BTreeSet<&str> = links
+        .iter()
+        .copied()
+        .filter(|l| !l.starts_with('#'))
+        .collect();
+    // Two matches, each with its replay and its page.
+    assert_eq!(files.len(), 4, "{files:?}");
+    for link in files {
+        if link.ends_with(".json") {
+            let replay = ludus_host::Replay::load(&site.join(link)).unwrap();
+            assert_eq!(replay.game, "planet-wars");
+            let html = link.replace(".json", ".html");
+            let viewer = std::fs::read_to_string(site.join(&html)).unwrap();
+            assert!(
+                viewer.contains(&replay.match_id),
+                "{html} is that match's page"
+            );
+        } else {
+            assert!(link.ends_with(".html"), "{link}");
+        }
     }
+    // Each bot has its own list of matches, reached from the table.
+    for anchor in links.iter().filter(|l| l.starts_with('#')) {
+        assert!(
+            page.contains(&format!("id=\"{}\"", &anchor[1..])),
+            "{anchor}"
+        );
+    }
+    assert!(page.contains("expander v1: 2 matches"), "{page}");
+    assert!(page.contains("idle v1: 2 matches"), "{page}");
 }
 
 #[test]

@@ -6,6 +6,7 @@
 //! answers) gives the same game on every machine.
 //! [`pyrng`] ports Python's `random` and numpy's `RandomState` bit for bit.
 
+pub mod halite;
 pub mod planet_wars;
 pub mod pyrng;
 pub mod registry;
@@ -98,7 +99,10 @@ pub trait Game: Send {
     /// Per seat, the reward as the reference reports it, ints and floats kept
     /// apart as the reference has them. Defaults to [`Game::scores`].
     fn rewards(&self) -> Vec<serde_json::Value> {
-        self.scores().into_iter().map(serde_json::Value::from).collect()
+        self.scores()
+            .into_iter()
+            .map(serde_json::Value::from)
+            .collect()
     }
 
     /// Per seat, the reference's status word: `ACTIVE` while playing, `DONE`

@@ -14,7 +14,7 @@ pub struct GameInfo {
 
 /// Every game Ludus hosts.
 pub fn games() -> &'static [GameInfo] {
-    &[crate::planet_wars::INFO]
+    &[crate::planet_wars::INFO, crate::halite::INFO]
 }
 
 /// Looks up a game by id.
@@ -43,6 +43,9 @@ pub fn new_game(
     }
     match g.id {
         "planet-wars" => Ok(Box::new(crate::planet_wars::PlanetWars::from_config(
+            config, seed, players,
+        )?)),
+        "halite" => Ok(Box::new(crate::halite::Halite::from_config(
             config, seed, players,
         )?)),
         _ => unreachable!("every registered game is constructible"),

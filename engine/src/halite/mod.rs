@@ -32,6 +32,7 @@ use sha2::{Digest, Sha256};
 
 pub use actions::Action;
 pub use num::Num;
+pub use rules::kind as rejection_kind;
 
 use crate::{EngineError, Game, GameInfo, Outcome, Rejection, Seat};
 

@@ -105,6 +105,11 @@ enum Command {
         #[command(flatten)]
         db: DbArg,
     },
+    /// Drive a game engine directly, without bots.
+    Engine {
+        #[command(subcommand)]
+        command: EngineCommand,
+    },
     /// Head-to-head: seat-swapped game pairs on fresh seeds until a
     /// pentanomial SPRT decides whether A is stronger than B.
     MatchUp {
@@ -133,6 +138,30 @@ pub(crate) struct DbArg {
     /// The Ludus database (SQLite).
     #[arg(long, default_value = "ludus.db")]
     pub(crate) db: PathBuf,
+}
+
+#[derive(Subcommand)]
+enum EngineCommand {
+    /// Play a game from a file of actions, one JSON line per step: an array
+    /// with one entry per seat (that seat's answer as the game takes it, or
+    /// null). Prints one JSON line per state, the initial one first:
+    /// {"step", "observation" (as seat 0 sees it, in the reference's shape),
+    /// "rewards", "statuses"}. Stops at the end of the file or of the game.
+    Run {
+        #[arg(long)]
+        game: String,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Seats (default: the game's fewest).
+        #[arg(long)]
+        players: Option<usize>,
+        /// The game's config as JSON.
+        #[arg(long)]
+        config: Option<String>,
+        /// The actions file; `-` reads standard input.
+        #[arg(long)]
+        actions: PathBuf,
+    },
 }
 
 #[derive(Subcommand)]
@@ -225,6 +254,16 @@ fn main() {
             db,
         } => submit(&bot, &name, &game, &db.db),
         Command::Bots { db } => list_bots(&db.db),
+        Command::Engine {
+            command:
+                EngineCommand::Run {
+                    game,
+                    seed,
+                    players,
+                    config,
+                    actions,
+                },
+        } => engine_run(&game, seed, players, config.as_deref(), &actions),
         Command::Ladder {
             command: LadderCommand::Run(args),
         } => ladder_run(args),
@@ -595,5 +634,59 @@ fn show(path: &Path, turn: Option<u32>) -> Result<()> {
         println!("seat {seat}: {} (sha256 {})", info.name, &info.sha256[..16]);
     }
     print_result(&replay);
+    Ok(())
+}
+
+fn engine_run(
+    game: &str,
+    seed: u64,
+    players: Option<usize>,
+    config: Option<&str>,
+    actions: &Path,
+) -> Result<()> {
+    use std::io::{BufRead, Write};
+    let info = ludus_engine::registry::info(game)?;
+    let players = players.unwrap_or(info.min_players);
+    let config: serde_json::Value = match config {
+        Some(text) => serde_json::from_str(text).context("--config is not JSON")?,
+        None => serde_json::Value::Null,
+    };
+    let mut g = ludus_engine::new_game(game, &config, seed, players)?;
+    let input: Box<dyn BufRead> = if actions == Path::new("-") {
+        Box::new(std::io::stdin().lock())
+    } else {
+        let file = std::fs::File::open(actions)
+            .with_context(|| format!("opening the actions file {}", actions.display()))?;
+        Box::new(std::io::BufReader::new(file))
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut line = String::new();
+    ludus_engine::reference::write_state_line(g.as_ref(), &mut line);
+    writeln!(out, "{line}")?;
+    for (i, text) in input.lines().enumerate() {
+        let text = text.with_context(|| format!("reading {}", actions.display()))?;
+        if text.trim().is_empty() {
+            continue;
+        }
+        if g.outcome().is_some() {
+            tracing::warn!(
+                "{}: the game ended at step {}; line {} and after are not played",
+                actions.display(),
+                g.turn(),
+                i + 1
+            );
+            break;
+        }
+        let answers = ludus_engine::reference::parse_actions_line(&text, players)
+            .map_err(|e| anyhow::anyhow!("{} line {}: {e}", actions.display(), i + 1))?;
+        let refs: Vec<Option<&str>> = answers.iter().map(|a| a.as_deref()).collect();
+        for r in g.step(&refs) {
+            tracing::info!(step = g.turn(), seat = r.seat, kind = %r.kind, "{}", r.reason);
+        }
+        line.clear();
+        ludus_engine::reference::write_state_line(g.as_ref(), &mut line);
+        writeln!(out, "{line}")?;
+    }
+    out.flush()?;
     Ok(())
 }

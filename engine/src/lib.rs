@@ -9,6 +9,7 @@
 pub mod halite;
 pub mod planet_wars;
 pub mod pyrng;
+pub mod reference;
 pub mod registry;
 pub mod rng;
 

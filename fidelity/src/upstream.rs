@@ -1,0 +1,224 @@
+//! The reference side: a venv with `kaggle-environments`, and `upstream.py`.
+
+use std::fs::{self, File};
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use anyhow::{bail, Context, Result};
+
+use crate::json::Json;
+
+/// The reference packages, pinned: the same versions give the same games.
+/// `kaggle-environments` goes in without its dependencies (most are for
+/// other environments and large); the three it needs for Kore and Halite
+/// are pinned beside it.
+pub const PACKAGES: &[&str] = &["jsonschema==4.23.0", "requests==2.32.3", "numpy==2.1.3"];
+pub const KAGGLE_ENVIRONMENTS: &str = "kaggle-environments==1.33.2";
+
+/// One line of an upstream episode.
+#[derive(Debug, Clone)]
+pub struct StepLine {
+    /// Per seat, the answer as Ludus receives it: the action's JSON text, or
+    /// `None` where upstream got no action. Empty for the initial state.
+    pub answers: Vec<Option<String>>,
+    /// `{"step", "observation", "rewards", "statuses"}`.
+    pub state: Json,
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the fidelity crate sits in the workspace")
+        .to_path_buf()
+}
+
+fn venv_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("LUDUS_FIDELITY_VENV") {
+        return dir.into();
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target"));
+    target.join("fidelity").join("venv")
+}
+
+/// The venv's python, making the venv first if it is missing (about 20 s,
+/// once). Safe to call from parallel tests and processes.
+pub fn python() -> Result<PathBuf> {
+    let venv = venv_dir();
+    let python = venv.join("bin").join("python");
+    let ready = venv.join(".ludus-ready");
+    if ready.exists() {
+        return Ok(python);
+    }
+    let parent = venv.parent().expect("venv has a parent");
+    fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+    let lock_path = parent.join("venv.lock");
+    let lock =
+        File::create(&lock_path).with_context(|| format!("creating {}", lock_path.display()))?;
+    lock.lock()
+        .with_context(|| format!("locking {}", lock_path.display()))?;
+    if ready.exists() {
+        return Ok(python);
+    }
+    if venv.exists() {
+        fs::remove_dir_all(&venv)
+            .with_context(|| format!("removing a half-made {}", venv.display()))?;
+    }
+    run(
+        Command::new("python3").args(["-m", "venv"]).arg(&venv),
+        "making the venv (needs python3 with venv)",
+    )?;
+    let pip = |args: &[&str]| {
+        let mut c = Command::new(&python);
+        c.args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+        ])
+        .args(args);
+        c
+    };
+    run(
+        &mut pip(&["--no-deps", KAGGLE_ENVIRONMENTS]),
+        "installing kaggle-environments",
+    )?;
+    run(&mut pip(PACKAGES), "installing jsonschema, requests, numpy")?;
+    File::create(&ready)?;
+    Ok(python)
+}
+
+fn run(cmd: &mut Command, what: &str) -> Result<()> {
+    let out = cmd.output().with_context(|| what.to_string())?;
+    if !out.status.success() {
+        bail!(
+            "{what} failed ({}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    Ok(())
+}
+
+/// Runs `upstream.py` with `args` and parses its lines.
+fn upstream(args: &[String]) -> Result<Vec<Json>> {
+    let script = workspace_root().join("fidelity").join("upstream.py");
+    let mut child = Command::new(python()?)
+        .arg(&script)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .with_context(|| format!("starting {}", script.display()))?;
+    let stdout = child.stdout.take().expect("piped");
+    let mut lines = Vec::new();
+    for (i, line) in std::io::BufReader::new(stdout).lines().enumerate() {
+        let line = line?;
+        lines.push(Json::parse(&line).with_context(|| format!("upstream line {i} is not JSON"))?);
+    }
+    let out = child.wait_with_output()?;
+    if !out.status.success() {
+        bail!(
+            "upstream.py {} failed ({}): {}",
+            args.join(" "),
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    Ok(lines)
+}
+
+/// Plays an episode of `env` upstream with the named agents (from
+/// `fidelity/agents_<env>.py`, one per seat) and returns every line.
+pub fn upstream_episode(
+    env: &str,
+    seed: u64,
+    agents: &[&str],
+    steps: Option<u32>,
+) -> Result<Vec<StepLine>> {
+    let mut args = vec![
+        "episode".to_string(),
+        "--env".into(),
+        env.into(),
+        "--seed".into(),
+        seed.to_string(),
+        "--players".into(),
+        agents.len().to_string(),
+        "--agents".into(),
+        agents.join(","),
+    ];
+    if let Some(n) = steps {
+        args.extend(["--steps".to_string(), n.to_string()]);
+    }
+    upstream(&args)?
+        .into_iter()
+        .map(|line| {
+            let Json::Object(members) = line else {
+                bail!("upstream line is not an object")
+            };
+            let mut answers = Vec::new();
+            let mut state = Vec::new();
+            for (k, v) in members {
+                if k == "actions" {
+                    let Json::Array(items) = v else {
+                        bail!("`actions` is not a list")
+                    };
+                    answers = items
+                        .into_iter()
+                        .map(|a| match a {
+                            Json::Null => None,
+                            // As `ludus engine run` takes them: a string is the answer's text.
+                            Json::Str(s) => Some(s),
+                            other => Some(other.to_text()),
+                        })
+                        .collect();
+                } else {
+                    state.push((k, v));
+                }
+            }
+            Ok(StepLine {
+                answers,
+                state: Json::Object(state),
+            })
+        })
+        .collect()
+}
+
+/// The initial observation upstream gives seat 0 for each seed in `seeds`.
+pub fn upstream_boards(
+    env: &str,
+    players: usize,
+    seeds: std::ops::Range<u64>,
+) -> Result<Vec<(u64, Json)>> {
+    let args: Vec<String> = [
+        "boards",
+        "--env",
+        env,
+        "--players",
+        &players.to_string(),
+        "--from",
+        &seeds.start.to_string(),
+        "--to",
+        &seeds.end.to_string(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    upstream(&args)?
+        .into_iter()
+        .map(|line| {
+            let seed = match line.get("seed") {
+                Some(Json::Int(s)) => *s as u64,
+                _ => bail!("boards line without a seed"),
+            };
+            let obs = line
+                .get("observation")
+                .cloned()
+                .context("boards line without an observation")?;
+            Ok((seed, obs))
+        })
+        .collect()
+}

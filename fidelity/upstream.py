@@ -1,0 +1,131 @@
+"""Drives a kaggle-environments reference engine and prints what it does as JSON lines.
+
+    upstream.py episode --env ENV --seed S --players N --agents A,B[,C,D] [--steps K]
+    upstream.py boards  --env ENV --players N --from A --to B
+
+`episode` prints the initial state, then one line per step with the actions
+every seat passed to `env.step` (null for none), each line shaped like
+`ludus engine run` output: {"step", "observation", "rewards", "statuses"}.
+The observation is what the agent in seat 0 receives. `boards` prints the
+initial observation for each seed in [A, B).
+
+Agents come from `agents_<ENV>.py` next to this file:
+`make_agent(name, seed, seat, configuration) -> f(observation, configuration) -> action`.
+Agents must not raise: an exception is a fault of the test agent, not a
+move, and ends the run with an error.
+"""
+
+import argparse
+import contextlib
+import importlib
+import json
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+# kaggle_environments prints notes on import; stdout carries only our lines.
+with contextlib.redirect_stdout(sys.stderr):
+    from kaggle_environments import make  # noqa: E402
+    from kaggle_environments.utils import structify  # noqa: E402
+
+
+def plain(value):
+    """Structs and numpy scalars to plain JSON values; non-finite floats refused."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"non-finite float {value!r} in upstream output")
+        return float(value)
+    if hasattr(value, "item"):  # numpy scalar
+        return plain(value.item())
+    raise TypeError(f"cannot encode {type(value).__name__}: {value!r}")
+
+
+def seat_observation(env, seat):
+    # What kaggle's agent runner hands the agent in `seat` (hidden fields dropped).
+    return env._Environment__get_shared_state(seat).observation
+
+
+def state_line(env, actions=None):
+    line = {}
+    if actions is not None:
+        line["actions"] = actions
+    line["step"] = env.state[0].observation.step
+    line["observation"] = plain(seat_observation(env, 0))
+    line["rewards"] = [plain(s.reward) for s in env.state]
+    line["statuses"] = [s.status for s in env.state]
+    return json.dumps(line, separators=(",", ":"), allow_nan=False)
+
+
+def new_env(name, seed, players, steps):
+    configuration = {"randomSeed": seed}
+    if steps is not None:
+        configuration["episodeSteps"] = steps
+    env = make(name, configuration=configuration)
+    env.reset(players)
+    return env
+
+
+def episode(args):
+    agents_module = importlib.import_module(f"agents_{args.env}")
+    names = args.agents.split(",")
+    if len(names) != args.players:
+        sys.exit(f"--agents names {len(names)} agents for {args.players} players")
+    env = new_env(args.env, args.seed, args.players, args.steps)
+    agents = [
+        agents_module.make_agent(name, args.seed, seat, env.configuration)
+        for seat, name in enumerate(names)
+    ]
+    out = sys.stdout
+    out.write(state_line(env) + "\n")
+    while not env.done:
+        actions, recorded = [], []
+        for seat, agent in enumerate(agents):
+            if env.state[seat].status != "ACTIVE":
+                actions.append(None)
+                recorded.append(None)
+                continue
+            obs = structify(plain(seat_observation(env, seat)))
+            action = plain(agent(obs, env.configuration))
+            actions.append(action)
+            recorded.append(action)
+        env.step(actions)
+        out.write(state_line(env, recorded) + "\n")
+
+
+def boards(args):
+    for seed in range(args.start, args.stop):
+        env = new_env(args.env, seed, args.players, None)
+        line = {"seed": seed, "observation": plain(seat_observation(env, 0))}
+        sys.stdout.write(json.dumps(line, separators=(",", ":"), allow_nan=False) + "\n")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    ep = sub.add_parser("episode")
+    ep.add_argument("--env", required=True)
+    ep.add_argument("--seed", type=int, required=True)
+    ep.add_argument("--players", type=int, required=True)
+    ep.add_argument("--agents", required=True)
+    ep.add_argument("--steps", type=int)
+    bd = sub.add_parser("boards")
+    bd.add_argument("--env", required=True)
+    bd.add_argument("--players", type=int, required=True)
+    bd.add_argument("--from", dest="start", type=int, required=True)
+    bd.add_argument("--to", dest="stop", type=int, required=True)
+    args = parser.parse_args()
+    {"episode": episode, "boards": boards}[args.command](args)
+
+
+if __name__ == "__main__":
+    main()

@@ -6,10 +6,13 @@ Names:
   idle            always {}
   random          random legal actions: moves, stays, converts and spawns, plus
                   actions the engine ignores (SPAWN for a ship, a move for a
-                  shipyard, other seats' uids, unknown uids)
+                  shipyard, other seats' uids, unknown uids); it spawns and
+                  converts only while it keeps spawnCost in the bank (or to
+                  get a first shipyard), so it rarely drops out and episodes
+                  run their full length
   miner           mines until its hold is full, returns to a shipyard, builds
-                  one when it has none and spawns while it can pay: games with
-                  deposits, large banks and heavy ships
+                  one when it has none and spawns while it keeps a reserve:
+                  games with deposits, large banks and heavy ships
   malformed       like random, but sometimes answers with values the schema
                   turns into {} (strings, lists, numbers, null) and, now and
                   then, with a value it rejects (the seat becomes INVALID)
@@ -48,15 +51,21 @@ def _neighbour(pos, move, size):
     return row * size + col
 
 
-def _random_actions(rng, obs):
+def _random_actions(rng, obs, config):
     bank, yards, ships = _mine(obs)
+    reserve = config["spawnCost"]
     actions = {}
-    for uid in ships:
+    for uid, (pos, cargo) in ships.items():
         r = rng.random()
         if r < 0.25:
             continue  # stay and mine
         if r < 0.30:
-            actions[uid] = "CONVERT"
+            after = bank + min(cargo - config["convertCost"], 0)
+            if after >= reserve or (not yards and after >= 0):
+                bank = after
+                actions[uid] = "CONVERT"
+            else:
+                actions[uid] = rng.choice(MOVES)
         elif r < 0.31:
             actions[uid] = "SPAWN"  # ignored: ships do not spawn
         else:
@@ -64,7 +73,11 @@ def _random_actions(rng, obs):
     for uid in yards:
         r = rng.random()
         if r < 0.35:
-            actions[uid] = "SPAWN"
+            if bank - config["spawnCost"] >= reserve or (not ships and bank >= config["spawnCost"]):
+                bank -= config["spawnCost"]
+                actions[uid] = "SPAWN"
+            elif bank < config["spawnCost"]:
+                actions[uid] = "SPAWN"  # the bank is short: refused
         elif r < 0.37:
             actions[uid] = rng.choice(MOVES + ["CONVERT"])  # ignored
     r = rng.random()
@@ -107,7 +120,7 @@ def _miner_actions(rng, obs, config):
         if move is not None:
             actions[uid] = move
     for uid, pos in yards.items():
-        if bank >= config["spawnCost"] and len(ships) < 12 and rng.random() < 0.6:
+        if bank >= 2 * config["spawnCost"] and len(ships) < 12 and rng.random() < 0.6:
             actions[uid] = "SPAWN"
             bank -= config["spawnCost"]
     return actions
@@ -135,7 +148,7 @@ def make_agent(name, seed, seat, configuration):
         return random_agent
     rng = _rng(name, seed, seat)
     if name == "random":
-        return lambda obs, config: _random_actions(rng, obs)
+        return lambda obs, config: _random_actions(rng, obs, config)
     if name == "miner":
         return lambda obs, config: _miner_actions(rng, obs, config)
     if name == "malformed":
@@ -148,10 +161,10 @@ def make_agent(name, seed, seat, configuration):
                 _, yards, ships = _mine(obs)
                 uids = list(ships) + list(yards) or ["0-1"]
                 bad = rng.choice([5, None, "north", "STAY", ["EAST"], {"a": 1}, 1.5, ""])
-                actions = _random_actions(rng, obs)
+                actions = _random_actions(rng, obs, config)
                 actions[rng.choice(uids)] = bad
                 return actions
-            return _random_actions(rng, obs)
+            return _random_actions(rng, obs, config)
 
         return malformed
     raise ValueError(f"unknown agent {name!r}")

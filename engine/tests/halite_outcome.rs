@@ -125,8 +125,11 @@ fn an_invalid_seat_places_below_every_eliminated_one() {
         vec![],
         &[0, 0, 0, 0],
     );
-    // Seats 1 and 2 collide and are eliminated; seat 3 answers garbage.
-    step(&mut g, &["", r#"{"3-2": "EAST"}"#, "", "{]"]);
+    // Seats 1 and 2 collide and are eliminated; seat 3 sends a bad action.
+    step(
+        &mut g,
+        &["", r#"{"3-2": "EAST"}"#, "", r#"{"3-4": "STAY"}"#],
+    );
     let outcome = g.outcome().unwrap();
     assert_eq!(g.statuses(), vec!["DONE", "DONE", "DONE", "INVALID"]);
     assert_eq!(outcome.scores, vec![0.0, -2.0, -2.0, -13.0]);

@@ -117,12 +117,25 @@ fn a_value_outside_the_action_enum_makes_the_seat_invalid() {
 }
 
 #[test]
-fn text_that_is_not_json_makes_the_seat_invalid() {
-    let mut g = board(&[], vec![ship("3-1", 0, C, 0)], vec![], &[0, 0]);
-    let r = step(&mut g, &["NORTH please", ""]);
-    assert_eq!(r[0].kind, kind::UNPARSEABLE);
-    assert_eq!(g.seat_statuses()[0], Status::Invalid);
-    assert!(find_ship(&g, "3-1").is_none());
+fn text_that_is_not_json_is_read_as_a_string_and_binds_nothing() {
+    for text in [
+        "NORTH please",
+        " ",
+        "{\"3-1\": \"NORTH\"",
+        "{'3-1': 'NORTH'}",
+    ] {
+        let mut g = board(
+            &[],
+            vec![ship("3-1", 0, C, 0), ship("3-2", 1, 0, 0)],
+            vec![],
+            &[0, 0],
+        );
+        let r = step(&mut g, &[text, ""]);
+        assert_eq!(r.len(), 1, "{text:?}");
+        assert_eq!(r[0].kind, kind::UNPARSEABLE);
+        assert_eq!(g.seat_statuses()[0], Status::Active);
+        assert_eq!(find_ship(&g, "3-1").unwrap().pos, C);
+    }
 }
 
 #[test]
@@ -139,7 +152,7 @@ fn an_invalid_seat_is_never_asked_again() {
         &[0, 0, 0, 0],
     );
     step(&mut g, &["{\"3-1\": 1}", "", "", ""]);
-    let r = step(&mut g, &["also not json", r#"{"3-2": "EAST"}"#, "", ""]);
+    let r = step(&mut g, &["{\"3-1\": 2}", r#"{"3-2": "EAST"}"#, "", ""]);
     assert!(r.is_empty(), "{r:?}");
     assert_eq!(g.seat_statuses()[0], Status::Invalid);
     assert_eq!(find_ship(&g, "3-2").unwrap().pos, 1);

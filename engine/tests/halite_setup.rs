@@ -303,12 +303,17 @@ fn hostile_answers_never_panic() {
     ];
     let r = g.step(&answers.map(Some));
     assert!(r.iter().any(|r| r.kind == "more_refusals"));
+    // Text that is not JSON binds nothing; a lone surrogate is no action name.
+    assert_eq!(g.statuses(), vec!["ACTIVE", "ACTIVE", "ACTIVE", "INVALID"]);
+    assert_eq!(r.iter().filter(|r| r.kind == "unparseable").count(), 2);
+    let r = g.step(&[Some(r#"{"0-1": 1}"#), Some(r#"{"0-2": []}"#), None, None]);
+    assert_eq!(r.len(), 2);
     // Three seats are out; the last one is done and wins.
-    assert_eq!(g.statuses(), vec!["DONE", "INVALID", "INVALID", "INVALID"]);
+    assert_eq!(g.statuses(), vec!["INVALID", "INVALID", "DONE", "INVALID"]);
     assert_eq!(
         g.rewards(),
-        vec![json!(5000), Value::Null, Value::Null, Value::Null]
+        vec![Value::Null, Value::Null, json!(5000), Value::Null]
     );
     // The invalid seats are equal on every key of the ladder: they share 2nd.
-    assert_eq!(g.outcome().unwrap().placements, vec![1, 2, 2, 2]);
+    assert_eq!(g.outcome().unwrap().placements, vec![2, 2, 1, 2]);
 }

@@ -11,4 +11,5 @@
 //!
 //! which writes `target/wasm32-wasip1/release/examples/<game>_<bot>.wasm`.
 
+pub mod halite;
 pub mod planet_wars;

@@ -3,7 +3,8 @@
 //! A Ludus bot is a WebAssembly module built for `wasm32-wasip1`. Every turn
 //! the host hands it the game state as JSON and reads back its answer as JSON.
 //! This crate does that plumbing for you: implement [`Bot`] for your type,
-//! pick the game's typed observation and action (e.g. [`planet_wars`]), and
+//! pick the game's typed observation and action (e.g. [`planet_wars`] or
+//! [`halite`]), and
 //! export it with [`export_bot!`].
 //!
 //! # A minimal Planet Wars bot
@@ -55,6 +56,7 @@
 //! To try a bot natively, without the host, call [`play_turn`] with an
 //! observation's JSON text.
 
+pub mod halite;
 pub mod planet_wars;
 pub mod random;
 

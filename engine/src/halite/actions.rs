@@ -11,10 +11,12 @@
 //!   (a number, `null`, `"north"`, a list) makes the agent `INVALID`;
 //! * keys are not checked: a key naming no asset of the seat is ignored.
 //!
-//! Text that is not JSON at all cannot come from a Python agent; Ludus treats
-//! it like a schema-invalid value. "JSON" here is Python's `json.loads`:
-//! `NaN`, `Infinity` and `-Infinity` are accepted, lone surrogate escapes
-//! too, a repeated key keeps its last value, and nesting has no depth limit
+//! Text that is not JSON at all is what an agent returning that very
+//! string would send (a Python string goes over the wire as its text), so it
+//! is read as a string: valid, no actions. "JSON" here is Python's
+//! `json.loads`: `NaN`, `Infinity` and `-Infinity` are accepted, lone
+//! surrogate escapes too, a repeated key keeps its last value, and nesting
+//! has no depth limit
 //! (the scanner below keeps its own stack and never recurses).
 
 use std::borrow::Cow;
@@ -65,7 +67,8 @@ pub enum Answer<'a> {
     /// The schema rejects it: the key and a short description of the
     /// offending value.
     Invalid { key: String, value: String },
-    /// Not JSON: where and why.
+    /// Not JSON: where and why. The reference would see a string: no
+    /// actions, still valid.
     Unparseable(String),
 }
 

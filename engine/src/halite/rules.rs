@@ -22,7 +22,7 @@ use crate::{Outcome, Rejection, Seat};
 
 /// Rejection kinds.
 pub mod kind {
-    /// The answer is not JSON: the seat is disqualified (`INVALID`).
+    /// The answer is not JSON: read as a string, which binds nothing.
     pub const UNPARSEABLE: &str = "unparseable";
     /// A value outside the action enum: the seat is disqualified (`INVALID`).
     pub const INVALID_ACTION: &str = "invalid_action";
@@ -117,9 +117,10 @@ impl Halite {
 
     /// Phase 1: the board as the reference rebuilds it from the observation
     /// (every shipyard's cell holds int 0), and each seat's answer bound to
-    /// its assets. An active seat without an answer binds nothing. An answer
-    /// the schema rejects, or text that is not JSON, makes the seat `INVALID`:
-    /// it binds nothing and is out after this step. A key naming none of the
+    /// its assets. An active seat without an answer, with an answer that is
+    /// not an object, or with text that is not JSON binds nothing. An answer
+    /// the schema rejects makes the seat `INVALID`: it binds nothing and is
+    /// out after this step. A key naming none of the
     /// seat's assets, `SPAWN` for a ship and a ship's action for a shipyard
     /// are ignored. Seats that are not active are not asked.
     pub(crate) fn bind_actions(&mut self, answers: &[Option<&str>], out: &mut Vec<Rejection>) {
@@ -158,17 +159,14 @@ impl Halite {
                         ),
                     });
                 }
-                Answer::Unparseable(why) => {
-                    self.disqualify(seat);
-                    out.push(Rejection {
-                        seat,
-                        kind: kind::UNPARSEABLE.to_string(),
-                        reason: format!(
-                            "the answer is not JSON ({why}); send a JSON object from asset \
-                             uid to action: the seat is out of the game (INVALID)"
-                        ),
-                    });
-                }
+                Answer::Unparseable(why) => out.push(Rejection {
+                    seat,
+                    kind: kind::UNPARSEABLE.to_string(),
+                    reason: format!(
+                        "the answer is not JSON ({why}); as a string it binds no action \
+                         (send a JSON object from asset uid to action)"
+                    ),
+                }),
             }
         }
     }

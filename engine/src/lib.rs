@@ -8,6 +8,7 @@
 
 pub mod claim;
 pub mod grid;
+pub mod halite;
 pub mod kore;
 pub mod loops;
 pub mod planet_wars;

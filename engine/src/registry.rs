@@ -17,6 +17,7 @@ pub fn games() -> &'static [GameInfo] {
     &[
         crate::planet_wars::INFO,
         crate::kore::INFO,
+        crate::halite::INFO,
         crate::claim::INFO,
         crate::loops::INFO,
         crate::shields::INFO,
@@ -52,6 +53,9 @@ pub fn new_game(
             config, seed, players,
         )?)),
         "kore" => Ok(Box::new(crate::kore::Kore::from_config(
+            config, seed, players,
+        )?)),
+        "halite" => Ok(Box::new(crate::halite::Halite::from_config(
             config, seed, players,
         )?)),
         "claim" => Ok(Box::new(crate::claim::Claim::from_config(

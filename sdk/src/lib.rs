@@ -3,8 +3,9 @@
 //! A Ludus bot is a WebAssembly module built for `wasm32-wasip1`. Every turn
 //! the host hands it the game state as JSON and reads back its answer as JSON.
 //! This crate does that plumbing for you: implement [`Bot`] for your type,
-//! pick the game's typed observation and action (e.g. [`planet_wars`], or
-//! [`claim`], [`loops`] and [`shields`] for the four-bot grid games), and
+//! pick the game's typed observation and action (e.g. [`planet_wars`],
+//! [`kore`] or [`halite`], or [`claim`], [`loops`] and [`shields`] for the
+//! four-bot grid games), and
 //! export it with [`export_bot!`].
 //!
 //! # A minimal Planet Wars bot
@@ -58,6 +59,7 @@
 
 pub mod claim;
 pub mod grid;
+pub mod halite;
 pub mod kore;
 pub mod loops;
 pub mod planet_wars;

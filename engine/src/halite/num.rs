@@ -1,0 +1,351 @@
+//! Python numbers, as the reference computes with them.
+//!
+//! The reference mixes Python `int` and `float` in one halite list (the
+//! regeneration cap `min(x, 500)` returns the int 500, everything else is a
+//! float), and prints them differently (`500` against `500.0`). [`Num`] keeps
+//! that flag and applies Python's rules: int op int is an int, anything with a
+//! float is a float, comparisons between the two are exact, `min`/`max`
+//! return the first argument on ties, `int()` truncates, and `round(x, 3)` is
+//! the exact decimal round-half-even of the binary value.
+
+use std::cmp::Ordering;
+use std::fmt::Write;
+
+/// A Python `int` or `float`.
+///
+/// Ints are `i64`: the config bounds keep every quantity of a game far below
+/// 2^62, so the wrapping arithmetic below never wraps in practice.
+#[derive(Debug, Clone, Copy)]
+pub enum Num {
+    Int(i64),
+    Float(f64),
+}
+
+impl Default for Num {
+    fn default() -> Self {
+        Num::Int(0)
+    }
+}
+
+impl PartialEq for Num {
+    /// Python `==`: `5 == 5.0`.
+    fn eq(&self, other: &Self) -> bool {
+        self.partial_cmp(other) == Some(Ordering::Equal)
+    }
+}
+
+impl PartialOrd for Num {
+    /// Python's exact comparison of ints and floats (NaN is unordered).
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        match (*self, *other) {
+            (Num::Int(a), Num::Int(b)) => Some(a.cmp(&b)),
+            (Num::Float(a), Num::Float(b)) => a.partial_cmp(&b),
+            (Num::Int(a), Num::Float(b)) => cmp_int_float(a, b),
+            (Num::Float(a), Num::Int(b)) => cmp_int_float(b, a).map(Ordering::reverse),
+        }
+    }
+}
+
+/// `i` compared with `f`, exactly (no rounding of `i` to a float).
+fn cmp_int_float(i: i64, f: f64) -> Option<Ordering> {
+    if f.is_nan() {
+        return None;
+    }
+    // 2^63 as a float: every i64 is below it, and at or above -2^63.
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    if f >= TWO_63 {
+        return Some(Ordering::Less);
+    }
+    if f < -TWO_63 {
+        return Some(Ordering::Greater);
+    }
+    let whole = f.trunc();
+    match i.cmp(&(whole as i64)) {
+        Ordering::Equal => 0.0f64.partial_cmp(&(f - whole)),
+        other => Some(other),
+    }
+}
+
+impl std::ops::Add for Num {
+    type Output = Num;
+    /// `a + b`.
+    fn add(self, other: Num) -> Num {
+        match (self, other) {
+            (Num::Int(a), Num::Int(b)) => Num::Int(a.wrapping_add(b)),
+            _ => Num::Float(self.to_f64() + other.to_f64()),
+        }
+    }
+}
+
+impl std::ops::Sub for Num {
+    type Output = Num;
+    /// `a - b`.
+    fn sub(self, other: Num) -> Num {
+        match (self, other) {
+            (Num::Int(a), Num::Int(b)) => Num::Int(a.wrapping_sub(b)),
+            _ => Num::Float(self.to_f64() - other.to_f64()),
+        }
+    }
+}
+
+impl std::ops::Mul for Num {
+    type Output = Num;
+    /// `a * b`.
+    fn mul(self, other: Num) -> Num {
+        match (self, other) {
+            (Num::Int(a), Num::Int(b)) => Num::Int(a.wrapping_mul(b)),
+            _ => Num::Float(self.to_f64() * other.to_f64()),
+        }
+    }
+}
+
+impl Num {
+    /// `float(x)` (ints round to the nearest float, as Python's do).
+    pub fn to_f64(self) -> f64 {
+        match self {
+            Num::Int(i) => i as f64,
+            Num::Float(f) => f,
+        }
+    }
+
+    /// `min(a, b)`: `b` only if it is strictly smaller, so a tie keeps `a`
+    /// and its int/float kind.
+    pub fn py_min(a: Num, b: Num) -> Num {
+        if b < a {
+            b
+        } else {
+            a
+        }
+    }
+
+    /// `max(a, b)`: `b` only if it is strictly larger.
+    pub fn py_max(a: Num, b: Num) -> Num {
+        if b > a {
+            b
+        } else {
+            a
+        }
+    }
+
+    /// `int(x)`: truncation towards zero (saturating where Python would
+    /// overflow, which the config bounds rule out).
+    pub fn int(self) -> Num {
+        match self {
+            Num::Int(_) => self,
+            Num::Float(f) => Num::Int(f.trunc() as i64),
+        }
+    }
+
+    /// `round(x, 3)`: an int is returned unchanged; a float is rounded to
+    /// three decimals, half to even, on its exact binary value, and the
+    /// decimal result read back as the nearest float (CPython's
+    /// `double_round`).
+    pub fn round3(self) -> Num {
+        match self {
+            Num::Int(_) => self,
+            Num::Float(f) => Num::Float(round3(f)),
+        }
+    }
+
+    /// Whether this is a Python `int`.
+    pub fn is_int(self) -> bool {
+        matches!(self, Num::Int(_))
+    }
+
+    /// Appends the number as Python's `json.dumps` writes it (`repr`).
+    pub fn write_json(self, out: &mut String) {
+        match self {
+            Num::Int(i) => {
+                let _ = write!(out, "{i}");
+            }
+            Num::Float(f) => write_float_repr(f, out),
+        }
+    }
+
+    /// The number as a JSON value, ints and floats kept apart.
+    pub fn to_json_value(self) -> serde_json::Value {
+        match self {
+            Num::Int(i) => serde_json::Value::from(i),
+            Num::Float(f) => serde_json::Value::from(f),
+        }
+    }
+
+    /// A canonical byte encoding: kind, then the value's bits.
+    pub fn hash_bytes(self) -> [u8; 9] {
+        let mut b = [0u8; 9];
+        match self {
+            Num::Int(i) => b[1..].copy_from_slice(&i.to_le_bytes()),
+            Num::Float(f) => {
+                b[0] = 1;
+                b[1..].copy_from_slice(&f.to_bits().to_le_bytes());
+            }
+        }
+        b
+    }
+}
+
+/// Python's `round(x, 3)` for a float.
+///
+/// For `0 <= x < 2^53 / 1000` (every halite value) the decimal digits are
+/// computed exactly in integers: with `x = m * 2^e`, `x * 1000` is
+/// `m * 1000 * 2^e`, which fits a `u64`, so the half-even rounding to an
+/// integer `n` is exact, and `n / 1000` (both exact floats) is the correctly
+/// rounded division, i.e. the float nearest the decimal. Other values take
+/// the slow path through decimal formatting, which rounds half to even on the
+/// exact value too.
+pub fn round3(x: f64) -> f64 {
+    const LIMIT: f64 = 9_007_199_254_740.0; // below 2^53 / 1000
+    if !(0.0..LIMIT).contains(&x) || x.is_sign_negative() {
+        return round3_slow(x);
+    }
+    let bits = x.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    let frac = bits & ((1u64 << 52) - 1);
+    let (m, e) = if biased == 0 {
+        (frac, -1074)
+    } else {
+        (frac | (1u64 << 52), biased - 1075)
+    };
+    let scaled = m * 1000; // < 2^63
+    let n = if e >= 0 {
+        scaled << e // x is an integer below 2^53 / 1000: exact
+    } else if e <= -64 {
+        0 // below 2^63 / 2^64 = 0.5
+    } else {
+        let shift = (-e) as u32;
+        let q = scaled >> shift;
+        let rem = scaled & ((1u64 << shift) - 1);
+        let half = 1u64 << (shift - 1);
+        if rem > half || (rem == half && q & 1 == 1) {
+            q + 1
+        } else {
+            q
+        }
+    };
+    n as f64 / 1000.0
+}
+
+/// `round(x, 3)` by formatting with three decimals (exact, half to even) and
+/// reading the text back (correctly rounded).
+fn round3_slow(x: f64) -> f64 {
+    if !x.is_finite() {
+        return x;
+    }
+    format!("{x:.3}").parse().unwrap_or(x)
+}
+
+/// Appends Python's `repr(x)`: the shortest digits that read back to `x`,
+/// positional between 1e-4 and 1e16 with at least one decimal (`500.0`),
+/// else scientific with a signed two-digit exponent (`1e-05`, `1e+16`).
+pub fn write_float_repr(x: f64, out: &mut String) {
+    if x.is_nan() {
+        out.push_str("NaN");
+        return;
+    }
+    if x.is_infinite() {
+        out.push_str(if x > 0.0 { "Infinity" } else { "-Infinity" });
+        return;
+    }
+    // Rust's `Debug` uses the same shortest digits and switches to
+    // scientific notation at the same thresholds; only the exponent is
+    // written differently (`1e16` against Python's `1e+16`).
+    let start = out.len();
+    let _ = write!(out, "{x:?}");
+    if let Some(e) = out[start..].find('e') {
+        let at = start + e + 1;
+        let exponent: String = out[at..].to_string();
+        out.truncate(at);
+        let (sign, digits) = match exponent.strip_prefix('-') {
+            Some(d) => ('-', d),
+            None => ('+', exponent.as_str()),
+        };
+        out.push(sign);
+        if digits.len() < 2 {
+            out.push('0');
+        }
+        out.push_str(digits);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn repr(x: f64) -> String {
+        let mut s = String::new();
+        write_float_repr(x, &mut s);
+        s
+    }
+
+    #[test]
+    fn float_repr_matches_python() {
+        // Python 3.11: repr(x) for each.
+        let cases = [
+            (500.0, "500.0"),
+            (0.0, "0.0"),
+            (-0.0, "-0.0"),
+            (21.42, "21.42"),
+            (0.0001, "0.0001"),
+            (1e-05, "1e-05"),
+            (1.5e-7, "1.5e-07"),
+            (9999999999999998.0, "9999999999999998.0"),
+            (1e16, "1e+16"),
+            (1.2345e22, "1.2345e+22"),
+            (1e300, "1e+300"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (123.456, "123.456"),
+        ];
+        for (x, want) in cases {
+            assert_eq!(repr(x), want, "repr of {x:e}");
+        }
+    }
+
+    #[test]
+    fn round3_is_half_even_on_the_exact_value() {
+        // Python 3.11: round(x, 3).
+        assert_eq!(round3(0.0625), 0.062);
+        assert_eq!(round3(1.0625), 1.062);
+        assert_eq!(round3(0.0005), 0.001); // 0.0005 is a little above the tie
+        assert_eq!(round3(2.0015), 2.002); // a little above the tie
+        assert_eq!(round3(1.2345), 1.234); // a little below it
+        assert_eq!(round3(3.0035), 3.003);
+        assert_eq!(round3(0.0), 0.0);
+        assert_eq!(round3(5e-324), 0.0);
+        assert_eq!(round3(510.0), 510.0);
+        assert_eq!(round3(1e15), 1e15);
+    }
+
+    #[test]
+    fn fast_round3_agrees_with_decimal_formatting() {
+        // A fixed pseudo-random sweep over the range halite values take,
+        // including values near ties.
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for i in 0..200_000u64 {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            let x = match i % 4 {
+                0 => (state >> 11) as f64 / (1u64 << 53) as f64 * 600.0,
+                1 => ((state >> 40) as f64 + 0.5) / 1000.0,
+                2 => (state >> 44) as f64 / 16.0,
+                _ => f64::from_bits(state >> 2) % 1e6,
+            };
+            if x.is_finite() && x >= 0.0 {
+                assert_eq!(round3(x).to_bits(), round3_slow(x).to_bits(), "x = {x:e}");
+            }
+        }
+    }
+
+    #[test]
+    fn python_mixed_arithmetic_and_comparison() {
+        assert!((Num::Int(500) + Num::Int(1)).is_int());
+        assert!(!(Num::Int(500) * Num::Float(1.02)).is_int());
+        assert!(Num::Int(5) == Num::Float(5.0));
+        assert!(Num::Int(9_007_199_254_740_993) > Num::Float(9_007_199_254_740_992.0));
+        // min/max keep the first argument on a tie.
+        assert!(!Num::py_min(Num::Float(500.0), Num::Int(500)).is_int());
+        assert!(Num::py_min(Num::Float(510.0), Num::Int(500)).is_int());
+        assert!(!Num::py_max(Num::Float(0.0), Num::Int(0)).is_int());
+        assert!(matches!(Num::Float(-2.7).int(), Num::Int(-2)));
+    }
+}

@@ -7,9 +7,8 @@ Names:
   random          random legal actions: moves, stays, converts and spawns, plus
                   actions the engine ignores (SPAWN for a ship, a move for a
                   shipyard, other seats' uids, unknown uids); it spawns and
-                  converts only while it keeps spawnCost in the bank (or to
-                  get a first shipyard), so it rarely drops out and episodes
-                  run their full length
+                  converts only while it keeps spawnCost in the bank, so it
+                  rarely drops out and episodes run their full length
   miner           mines until its hold is full, returns to a shipyard, builds
                   one when it has none and spawns while it keeps a reserve:
                   games with deposits, large banks and heavy ships
@@ -61,7 +60,7 @@ def _random_actions(rng, obs, config):
             continue  # stay and mine
         if r < 0.30:
             after = bank + min(cargo - config["convertCost"], 0)
-            if after >= reserve or (not yards and after >= 0):
+            if after >= reserve:
                 bank = after
                 actions[uid] = "CONVERT"
             else:
@@ -120,7 +119,7 @@ def _miner_actions(rng, obs, config):
         if move is not None:
             actions[uid] = move
     for uid, pos in yards.items():
-        if bank >= 2 * config["spawnCost"] and len(ships) < 12 and rng.random() < 0.6:
+        if bank >= 2 * config["spawnCost"] and (not ships or (len(ships) < 12 and rng.random() < 0.6)):
             actions[uid] = "SPAWN"
             bank -= config["spawnCost"]
     return actions

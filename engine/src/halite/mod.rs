@@ -279,6 +279,9 @@ pub struct Halite {
     yard_at: Vec<u32>,
     /// Uids handed out in the current step.
     uid_counter: u32,
+    /// `"halite":[...],"players":[...]` as of `step`, shared by every
+    /// seat's observation: written once per step.
+    board_text: std::cell::RefCell<Option<(u32, String)>>,
 }
 
 fn config_error(reason: impl Into<String>) -> EngineError {
@@ -443,6 +446,7 @@ impl Halite {
             occupant: vec![NONE; size * size],
             yard_at: vec![NONE; size * size],
             uid_counter: 0,
+            board_text: Default::default(),
             config,
         })
     }
@@ -480,6 +484,7 @@ impl Halite {
         g.shipyards = shipyards;
         g.rewards = banks.iter().map(|b| Some(*b)).collect();
         g.banks = banks;
+        g.board_text = Default::default();
         Ok(g)
     }
 
@@ -583,6 +588,7 @@ impl Game for Halite {
         if self.is_over() {
             return Vec::new();
         }
+        *self.board_text.get_mut() = None;
         let mut rejections = Vec::new();
         self.bind_actions(answers, &mut rejections);
         for seat in 0..self.players {

@@ -194,9 +194,18 @@ impl Num {
 /// the slow path through decimal formatting, which rounds half to even on the
 /// exact value too.
 pub fn round3(x: f64) -> f64 {
+    match thousandths(x) {
+        Some(n) => n as f64 / 1000.0,
+        None => round3_slow(x),
+    }
+}
+
+/// `round(x * 1000)` half to even on the exact value of `x`, for
+/// `0 <= x < 2^53 / 1000`.
+fn thousandths(x: f64) -> Option<u64> {
     const LIMIT: f64 = 9_007_199_254_740.0; // below 2^53 / 1000
     if !(0.0..LIMIT).contains(&x) || x.is_sign_negative() {
-        return round3_slow(x);
+        return None;
     }
     let bits = x.to_bits();
     let biased = ((bits >> 52) & 0x7ff) as i32;
@@ -222,7 +231,7 @@ pub fn round3(x: f64) -> f64 {
             q
         }
     };
-    n as f64 / 1000.0
+    Some(n)
 }
 
 /// `round(x, 3)` by formatting with three decimals (exact, half to even) and
@@ -246,6 +255,28 @@ pub fn write_float_repr(x: f64, out: &mut String) {
         out.push_str(if x > 0.0 { "Infinity" } else { "-Infinity" });
         return;
     }
+    // Fast path for the values regeneration makes, x = round(x, 3) below
+    // 2^43: decimals with at most three decimals are more than an ulp apart
+    // there, so the shortest digits that read back to x are those of n/1000.
+    if let Some(n) = thousandths(x).filter(|&n| n < 1 << 43 && n as f64 / 1000.0 == x) {
+        let (whole, frac) = (n / 1000, n % 1000);
+        let _ = write!(out, "{whole}.");
+        if frac == 0 {
+            out.push('0');
+        } else if frac % 100 == 0 {
+            let _ = write!(out, "{}", frac / 100);
+        } else if frac % 10 == 0 {
+            let _ = write!(out, "{:02}", frac / 10);
+        } else {
+            let _ = write!(out, "{frac:03}");
+        }
+        return;
+    }
+    write_float_debug(x, out);
+}
+
+/// `repr(x)` through Rust's shortest `Debug` digits.
+fn write_float_debug(x: f64, out: &mut String) {
     // Rust's `Debug` uses the same shortest digits and switches to
     // scientific notation at the same thresholds; only the exponent is
     // written differently (`1e16` against Python's `1e+16`).
@@ -297,6 +328,26 @@ mod tests {
         ];
         for (x, want) in cases {
             assert_eq!(repr(x), want, "repr of {x:e}");
+        }
+    }
+
+    #[test]
+    fn fast_repr_agrees_with_the_shortest_digits() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for i in 0..200_000u64 {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            let x = match i % 3 {
+                0 => round3((state >> 11) as f64 / (1u64 << 53) as f64 * 600.0),
+                1 => round3((state >> 20) as f64 / 7.0),
+                _ => (state >> 40) as f64 / 1000.0,
+            };
+            let mut fast = String::new();
+            write_float_repr(x, &mut fast);
+            let mut slow = String::new();
+            write_float_debug(x, &mut slow);
+            assert_eq!(fast, slow, "x = {x:e}");
         }
     }
 

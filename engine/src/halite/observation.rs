@@ -39,8 +39,22 @@ impl Halite {
     }
 
     /// `"halite":[...],"players":[[bank,{yard uid: cell},{ship uid:
-    /// [cell, cargo]}], ...]`.
+    /// [cell, cargo]}], ...]`, the same for every seat: written once per
+    /// step and copied.
     fn write_board(&self, out: &mut String) {
+        let mut cache = self.board_text.borrow_mut();
+        match &*cache {
+            Some((step, text)) if *step == self.step => out.push_str(text),
+            _ => {
+                let mut text = String::with_capacity(4096);
+                self.write_board_text(&mut text);
+                out.push_str(&text);
+                *cache = Some((self.step, text));
+            }
+        }
+    }
+
+    fn write_board_text(&self, out: &mut String) {
         out.push_str("\"halite\":[");
         for (i, h) in self.halite.iter().enumerate() {
             if i > 0 {

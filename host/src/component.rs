@@ -76,7 +76,7 @@ impl ComponentState {
             ctx,
             table: ResourceTable::new(),
             io,
-            limiter: Limiter::new(limits),
+            limiter: Limiter::for_component(limits),
             clock: Arc::new(VirtualClock::default()),
         }
     }

@@ -39,6 +39,16 @@ enum Command {
         #[command(flatten)]
         limits: LimitArgs,
     },
+    /// Build a bot from source: a Python file (`def act(state)`, standard
+    /// library only) into a WebAssembly component with componentize-py, or a
+    /// C file into a core module with clang and wasi-libc.
+    BuildBot {
+        /// The bot's source: bot.py or bot.c.
+        source: PathBuf,
+        /// Where to write the .wasm.
+        #[arg(short, long)]
+        out: PathBuf,
+    },
     /// Play one match and write its replay.
     Play {
         /// The game (see `ludus games`).
@@ -253,6 +263,7 @@ fn main() {
     let result = match cli.command {
         Command::Games => games(),
         Command::Check { bot, game, limits } => check(&bot, &game, &limits.limits()),
+        Command::BuildBot { source, out } => build_bot(&source, &out),
         Command::Play {
             game,
             seed,
@@ -340,9 +351,17 @@ fn check(path: &Path, game: &str, limits: &Limits) -> Result<()> {
         .with_context(|| format!("{} is not a bot Ludus can run", path.display()))?;
     println!("bot      {} ({})", report.bot, path.display());
     println!("sha256   {}", report.sha256);
-    println!("kind     {}", report.kind);
-    println!("imports  wasi_snapshot_preview1 only: ok");
-    println!("exports  memory, ludus_alloc, act: ok");
+    println!("kind     {}", report.kind.describe());
+    match report.kind {
+        ludus_host::BotKind::Core => {
+            println!("imports  wasi_snapshot_preview1 only: ok");
+            println!("exports  memory, ludus_alloc, act: ok");
+        }
+        ludus_host::BotKind::Component => {
+            println!("imports  WASI preview 2 only: ok");
+            println!("exports  act: func(state: string) -> string: ok");
+        }
+    }
     println!(
         "turn 1   of {}: {} fuel of {} ({:.2}% of the first-turn budget)",
         report.game,
@@ -370,6 +389,21 @@ fn check(path: &Path, game: &str, limits: &Limits) -> Result<()> {
         }
         (None, None) => unreachable!("an answer or a fault"),
     }
+    Ok(())
+}
+
+fn build_bot(source: &Path, out: &Path) -> Result<()> {
+    let tools = ludus_host::build::default_tools_dir();
+    ludus_host::build::build_bot(source, out, &tools)
+        .with_context(|| format!("cannot build {}", source.display()))?;
+    let bytes = std::fs::read(out)?;
+    println!(
+        "built    {} ({} bytes, sha256 {})",
+        out.display(),
+        bytes.len(),
+        ludus_host::sandbox::sha256_hex(&bytes)
+    );
+    println!("next     ludus check {}", out.display());
     Ok(())
 }
 

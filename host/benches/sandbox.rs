@@ -1,13 +1,16 @@
 //! Sandbox costs: one warm `act` round trip with a real ~10 KB observation,
 //! per-match instantiation, fuel per second of Rust bot code, and a whole
-//! 500-turn match of two example bots.
+//! 500-turn match of two example bots; the same for the Python and C
+//! Planet Wars bots, and the compile and cache-hit times of a Python
+//! component.
 //!
 //! `cargo bench -p ludus-host --bench sandbox`
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use ludus_host::seat::SeatRunner;
 use ludus_host::wasi::BotIo;
-use ludus_host::{Limits, MatchSpec, Sandbox};
+use ludus_host::{Limits, MatchSpec, Sandbox, SandboxOptions};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 fn sandbox() -> Sandbox {
@@ -135,6 +138,8 @@ fn bench(c: &mut Criterion) {
         r.fuel as f64 / start.elapsed().as_secs_f64()
     );
 
+    polyglot(c, &sandbox, &obs);
+
     // Whole matches.
     let random = sandbox
         .load(
@@ -166,6 +171,94 @@ fn bench(c: &mut Criterion) {
         group.bench_function(label, |b| b.iter(|| ludus_host::play(&spec).unwrap()));
     }
     group.finish();
+}
+
+fn python_planet_wars() -> Vec<u8> {
+    ludus_testkit::ensure_python().unwrap();
+    let src = ludus_testkit::workspace_root().join("example-bots/python/planet_wars.py");
+    let wasm = ludus_host::build::build_python(&src, &ludus_testkit::tools_dir()).unwrap();
+    std::fs::read(wasm).unwrap()
+}
+
+fn c_planet_wars() -> Vec<u8> {
+    ludus_testkit::ensure_c_toolchain().unwrap();
+    let root = ludus_testkit::workspace_root();
+    let out: PathBuf = ludus_testkit::tools_dir().join("c-bots");
+    std::fs::create_dir_all(&out).unwrap();
+    let out = out.join("planet_wars.wasm");
+    ludus_host::build::build_c(&root.join("example-bots/c/planet_wars.c"), &out).unwrap();
+    std::fs::read(out).unwrap()
+}
+
+/// Python and C bots next to the Rust one: compile, cache hit, instantiate, a turn.
+fn polyglot(c: &mut Criterion, sandbox: &Sandbox, obs: &str) {
+    let limits = Limits::default();
+    let python = python_planet_wars();
+    eprintln!("python component: {} bytes", python.len());
+
+    // Compile without a cache, then through a cold and a warm disk cache,
+    // each in a fresh sandbox so nothing is kept in memory.
+    let cache = tempfile::tempdir().unwrap();
+    let fresh = |cache_dir: Option<PathBuf>| {
+        Sandbox::with_options(SandboxOptions {
+            cache_dir,
+            ..SandboxOptions::default()
+        })
+        .unwrap()
+    };
+    let time_load = |s: &Sandbox| {
+        let start = Instant::now();
+        s.load("planet_wars_py", &python).unwrap();
+        start.elapsed()
+    };
+    eprintln!("python component: compile {:?}", time_load(&fresh(None)));
+    eprintln!(
+        "python component: compile and write the cache {:?}",
+        time_load(&fresh(Some(cache.path().to_path_buf())))
+    );
+    for _ in 0..3 {
+        eprintln!(
+            "python component: cache hit {:?}",
+            time_load(&fresh(Some(cache.path().to_path_buf())))
+        );
+    }
+
+    let py = sandbox.load("planet_wars_py", &python).unwrap();
+    c.bench_function("instantiate a bot for a match (Python component)", |b| {
+        b.iter(|| {
+            let io = BotIo::new(ludus_engine::rng::stream(0, "bench"), 16, 16);
+            let mut r = SeatRunner::new(py.clone(), &limits, io);
+            r.instantiate().unwrap();
+            r
+        })
+    });
+
+    let c_wasm = c_planet_wars();
+    eprintln!("c module: {} bytes", c_wasm.len());
+    for (label, name, wasm) in [
+        ("Python", "planet_wars_py", &python),
+        ("C", "planet_wars_c", &c_wasm),
+    ] {
+        let mut r = runner(sandbox, name, wasm, &limits);
+        let first = r.act(obs, 1).unwrap();
+        assert!(first.answer.is_ok(), "{:?}", first.answer);
+        let fuel = r.act(obs, 2).unwrap().fuel;
+        c.bench_function(
+            &format!("act round trip, 10 KB observation, {label} planet_wars bot"),
+            |b| b.iter(|| r.act(obs, 2).unwrap()),
+        );
+        let start = Instant::now();
+        let (mut burnt, mut calls) = (0u64, 0);
+        while start.elapsed() < Duration::from_secs(3) {
+            burnt += r.act(obs, 2).unwrap().fuel;
+            calls += 1;
+        }
+        eprintln!(
+            "fuel: {label} planet_wars burns {fuel} fuel per turn (first turn {}); {:.3e} fuel per second over {calls} calls",
+            first.fuel,
+            burnt as f64 / start.elapsed().as_secs_f64()
+        );
+    }
 }
 
 criterion_group!(benches, bench);

@@ -14,8 +14,8 @@ use std::path::Path;
 pub struct CheckReport {
     pub bot: String,
     pub sha256: String,
-    /// What kind of module it is.
-    pub kind: &'static str,
+    /// What kind of bot it is.
+    pub kind: crate::sandbox::BotKind,
     pub game: String,
     /// Fuel the first turn took (instantiation included).
     pub fuel: u64,
@@ -80,7 +80,7 @@ pub fn check(
     Ok(CheckReport {
         bot: bot.name.clone(),
         sha256: bot.sha256.clone(),
-        kind: "core module, bot ABI v1",
+        kind: bot.kind(),
         game: game.to_string(),
         fuel: result.fuel,
         answer,

@@ -6,7 +6,9 @@
 //! hang or exhaust the host; every fault becomes data in the replay; no wall
 //! clock, OS randomness or thread timing reaches a game or a bot.
 
+pub mod build;
 pub mod check;
+pub mod component;
 pub mod fault;
 pub mod limits;
 pub mod play;
@@ -19,5 +21,5 @@ pub use fault::{Fault, FaultKind};
 pub use limits::{Limits, FUEL_PER_SECOND};
 pub use play::{play, play_observed, verify, MatchSpec, PlayError};
 pub use replay::{Divergence, Replay, ReplayError};
-pub use sandbox::{BotModule, LoadError, Sandbox, SandboxOptions, WASMTIME_VERSION};
+pub use sandbox::{BotKind, BotModule, LoadError, Sandbox, SandboxOptions, WASMTIME_VERSION};
 pub use seat::HostError;

@@ -1,6 +1,9 @@
 //! The wasmtime sandbox: one engine per process, every bot compiled once
 //! (and cached on disk), instantiated per match from a pre-linked template.
+//! A bot is a core module (bot ABI v1) or a component of the `ludus:bot`
+//! world; the header of the bytes says which.
 
+use crate::component::{self, ComponentState};
 use crate::limits::Limits;
 use crate::wasi::{self, BotState};
 use sha2::{Digest, Sha256};
@@ -41,7 +44,7 @@ pub enum LoadError {
         name: String,
         reason: String,
     },
-    #[error("bot `{bot}` does not export `{name}` ({expected}). See docs/bot-abi.md: a bot exports `memory`, `ludus_alloc(len: i32) -> i32` and `act(ptr: i32, len: i32) -> i64`.")]
+    #[error("bot `{bot}` does not export `{name}` ({expected}). See docs/bot-abi.md: a core module exports `memory`, `ludus_alloc(len: i32) -> i32` and `act(ptr: i32, len: i32) -> i64`; a component exports `act: func(state: string) -> string`.")]
     MissingExport {
         bot: String,
         name: &'static str,
@@ -60,24 +63,69 @@ pub enum LoadError {
         initial_mib: u64,
         cap_mib: u64,
     },
-    #[error("bot `{bot}` is not a valid WebAssembly module for Ludus: {reason}. Build it as a core module for wasm32-wasip1 (no threads, no memory64).")]
+    #[error("bot `{bot}` is not a valid WebAssembly module for Ludus: {reason}. Build it as a core module for wasm32-wasip1 (no threads, no memory64), or as a component of the world in host/wit/ludus-bot.wit.")]
     Compile { bot: String, reason: String },
+    #[error("bot `{bot}` is a component that imports `{name}`, which Ludus does not provide: {reason}. Components may import only WASI preview 2 interfaces (wasi:cli, wasi:clocks, wasi:filesystem, wasi:io, wasi:random, wasi:sockets).")]
+    ComponentImport {
+        bot: String,
+        name: String,
+        reason: String,
+    },
 }
+
+/// What kind of WebAssembly a bot is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BotKind {
+    /// A core module for `wasm32-wasip1`, bot ABI v1 (`ludus_alloc`, `act`).
+    Core,
+    /// A component of the `ludus:bot/bot` world (`act: func(string) -> string`), WASI preview 2.
+    Component,
+}
+
+impl BotKind {
+    pub fn describe(self) -> &'static str {
+        match self {
+            BotKind::Core => "core module, bot ABI v1",
+            BotKind::Component => "component, world ludus:bot/bot@1.0.0 (WASI preview 2)",
+        }
+    }
+}
+
+/// Core instances, memories and tables one component bot may create (a
+/// Python component has 6 core instances, 2 memories and 2 tables).
+const COMPONENT_INSTANCES: usize = 32;
+const COMPONENT_MEMORIES: usize = 8;
+const COMPONENT_TABLES: usize = 32;
 
 /// Caps a bot's memory and tables, and remembers whether it hit a cap, so a
 /// trap that follows (a Rust allocation failure aborts) is reported as such.
+/// The memory cap is on the sum of all the bot's memories (a component has
+/// several).
 pub struct Limiter {
     memory_bytes: usize,
+    memory_used: usize,
     table_elements: usize,
+    counts: (usize, usize, usize),
     pub(crate) hit_memory_cap: bool,
 }
 
 impl Limiter {
+    /// For a core module: one instance, one memory.
     pub fn new(limits: &Limits) -> Self {
         Limiter {
             memory_bytes: limits.memory_bytes as usize,
+            memory_used: 0,
             table_elements: limits.table_elements as usize,
+            counts: (1, 1, 4),
             hit_memory_cap: false,
+        }
+    }
+
+    /// For a component: its several core instances, memories and tables.
+    pub fn for_component(limits: &Limits) -> Self {
+        Limiter {
+            counts: (COMPONENT_INSTANCES, COMPONENT_MEMORIES, COMPONENT_TABLES),
+            ..Limiter::new(limits)
         }
     }
 }
@@ -85,11 +133,15 @@ impl Limiter {
 impl ResourceLimiter for Limiter {
     fn memory_growing(
         &mut self,
-        _current: usize,
+        current: usize,
         desired: usize,
         _maximum: Option<usize>,
     ) -> wasmtime::Result<bool> {
-        let ok = desired <= self.memory_bytes;
+        let total = (self.memory_used - current.min(self.memory_used)).saturating_add(desired);
+        let ok = total <= self.memory_bytes;
+        if ok {
+            self.memory_used = total;
+        }
         self.hit_memory_cap |= !ok;
         Ok(ok)
     }
@@ -106,13 +158,13 @@ impl ResourceLimiter for Limiter {
     }
 
     fn instances(&self) -> usize {
-        1
-    }
-    fn tables(&self) -> usize {
-        4
+        self.counts.0
     }
     fn memories(&self) -> usize {
-        1
+        self.counts.1
+    }
+    fn tables(&self) -> usize {
+        self.counts.2
     }
 }
 
@@ -122,8 +174,29 @@ pub struct BotModule {
     pub name: String,
     /// sha256 of the `.wasm` bytes, hex.
     pub sha256: String,
-    pub(crate) pre: InstancePre<BotState>,
-    pub(crate) has_initialize: bool,
+    pub(crate) pre: BotPre,
+}
+
+/// The pre-linked template a bot is instantiated from, per kind.
+#[derive(Clone)]
+pub(crate) enum BotPre {
+    Core {
+        pre: InstancePre<BotState>,
+        has_initialize: bool,
+    },
+    Component {
+        pre: wasmtime::component::InstancePre<ComponentState>,
+        act: wasmtime::component::ComponentExportIndex,
+    },
+}
+
+impl BotModule {
+    pub fn kind(&self) -> BotKind {
+        match self.pre {
+            BotPre::Core { .. } => BotKind::Core,
+            BotPre::Component { .. } => BotKind::Component,
+        }
+    }
 }
 
 impl std::fmt::Debug for BotModule {
@@ -131,6 +204,7 @@ impl std::fmt::Debug for BotModule {
         f.debug_struct("BotModule")
             .field("name", &self.name)
             .field("sha256", &self.sha256)
+            .field("kind", &self.kind())
             .finish()
     }
 }
@@ -175,13 +249,14 @@ pub fn default_cache_dir() -> Option<PathBuf> {
 pub struct Sandbox {
     engine: Engine,
     linker: Linker<BotState>,
+    component_linker: wasmtime::component::Linker<ComponentState>,
     options: SandboxOptions,
     config_key: String,
     /// The WASI functions the linker provides, by name, for checking imports.
     wasi_functions: HashMap<String, wasmtime::FuncType>,
     /// Checked, compiled and pre-linked modules by sha256: the same bytes
     /// under several names compile once.
-    compiled: Mutex<HashMap<String, (InstancePre<BotState>, bool)>>,
+    compiled: Mutex<HashMap<String, BotPre>>,
     stop_ticker: Arc<AtomicBool>,
 }
 
@@ -204,10 +279,17 @@ fn engine_config(options: &SandboxOptions, pooling: bool) -> Config {
         // (wasm threads are not even compiled in: shared memories are refused)
         .parallel_compilation(true);
     if pooling {
+        // Room for every bot to be a component (several core instances,
+        // memories and tables each); slots cost address space, not memory.
+        let n = options.pool_instances;
         let mut pool = PoolingAllocationConfig::new();
-        pool.total_core_instances(options.pool_instances)
-            .total_memories(options.pool_instances)
-            .total_tables(options.pool_instances)
+        pool.total_component_instances(n)
+            .total_core_instances(n * 8)
+            .total_memories(n * 2)
+            .total_tables(n * 4)
+            .max_core_instances_per_component(COMPONENT_INSTANCES as u32)
+            .max_memories_per_component(COMPONENT_MEMORIES as u32)
+            .max_tables_per_component(COMPONENT_TABLES as u32)
             .max_memories_per_module(1)
             .max_tables_per_module(4)
             .max_memory_size(options.max_memory_bytes as usize);
@@ -235,6 +317,9 @@ impl Sandbox {
         };
         let mut linker = Linker::new(&engine);
         wasi::add_to_linker(&mut linker).map_err(|e| anyhow::anyhow!("cannot link WASI: {e}"))?;
+        let mut component_linker = wasmtime::component::Linker::new(&engine);
+        component::add_to_linker(&mut component_linker)
+            .map_err(|e| anyhow::anyhow!("cannot link WASI preview 2: {e:#}"))?;
 
         let wasi_functions = {
             let mut store = wasmtime::Store::new(&engine, BotState::placeholder());
@@ -269,6 +354,7 @@ impl Sandbox {
         Ok(Sandbox {
             engine,
             linker,
+            component_linker,
             options,
             config_key,
             wasi_functions,
@@ -302,20 +388,33 @@ impl Sandbox {
         self.load(&name, &bytes)
     }
 
-    /// Checks, compiles (once per process, and cached on disk) and pre-links a bot.
+    /// Checks, compiles (once per process, and cached on disk) and pre-links
+    /// a bot: a core module or a component, told apart by the header.
     pub fn load(&self, name: &str, wasm: &[u8]) -> Result<Arc<BotModule>, LoadError> {
         let sha256 = sha256_hex(wasm);
-        let bot = |(pre, has_initialize)| {
+        let bot = |pre| {
             Arc::new(BotModule {
                 name: name.to_string(),
                 sha256: sha256.clone(),
                 pre,
-                has_initialize,
             })
         };
         if let Some(hit) = self.compiled.lock().expect("not poisoned").get(&sha256) {
             return Ok(bot(hit.clone()));
         }
+        let pre = if wasmparser::Parser::is_component(wasm) {
+            self.load_component(name, wasm, &sha256)?
+        } else {
+            self.load_core(name, wasm, &sha256)?
+        };
+        self.compiled
+            .lock()
+            .expect("not poisoned")
+            .insert(sha256.clone(), pre.clone());
+        Ok(bot(pre))
+    }
+
+    fn load_core(&self, name: &str, wasm: &[u8], sha256: &str) -> Result<BotPre, LoadError> {
         let compile_err = |reason: String| LoadError::Compile {
             bot: name.to_string(),
             reason,
@@ -324,21 +423,102 @@ impl Sandbox {
         // message rather than a cache miss.
         Module::validate(&self.engine, wasm).map_err(|e| compile_err(format!("{e:#}")))?;
         self.check_memory(name, wasm)?;
-        let module = self.compile_cached(wasm, &sha256).map_err(compile_err)?;
+        let module = self
+            .compile_cached(
+                sha256,
+                // SAFETY: the cache holds only files written by `serialize`
+                // of this engine's configuration (see `compile_cached`).
+                |path| unsafe { Module::deserialize_file(&self.engine, path) },
+                || Module::new(&self.engine, wasm),
+                |m| m.serialize(),
+            )
+            .map_err(compile_err)?;
         let has_initialize = check_exports(name, &module)?;
         self.check_imports(name, &module)?;
         let pre = self
             .linker
             .instantiate_pre(&module)
-            .map_err(|e| LoadError::Compile {
-                bot: name.to_string(),
-                reason: format!("{e:#}"),
+            .map_err(|e| compile_err(format!("{e:#}")))?;
+        Ok(BotPre::Core {
+            pre,
+            has_initialize,
+        })
+    }
+
+    fn load_component(&self, name: &str, wasm: &[u8], sha256: &str) -> Result<BotPre, LoadError> {
+        use wasmtime::component::{types::ComponentItem, Component, Type};
+        let compile_err = |reason: String| LoadError::Compile {
+            bot: name.to_string(),
+            reason,
+        };
+        self.check_memory(name, wasm)?;
+        let component = self
+            .compile_cached(
+                sha256,
+                // SAFETY: as for modules above.
+                |path| unsafe { Component::deserialize_file(&self.engine, path) },
+                || Component::new(&self.engine, wasm),
+                |c| c.serialize(),
+            )
+            .map_err(compile_err)?;
+        let ty = component.component_type();
+        for (import, _) in ty.imports(&self.engine) {
+            if !import.starts_with("wasi:") {
+                return Err(LoadError::ComponentImport {
+                    bot: name.to_string(),
+                    name: import.to_string(),
+                    reason: "not a WASI interface".into(),
+                });
+            }
+        }
+        const EXPECTED: &str = "func(state: string) -> string";
+        let found = ty
+            .exports(&self.engine)
+            .find(|(n, _)| *n == "act")
+            .map(|(_, item)| item.ty);
+        match found {
+            None => {
+                return Err(LoadError::MissingExport {
+                    bot: name.to_string(),
+                    name: "act",
+                    expected: EXPECTED,
+                })
+            }
+            Some(ComponentItem::ComponentFunc(f))
+                if f.params().len() == 1
+                    && f.params().all(|(_, t)| matches!(t, Type::String))
+                    && f.results().len() == 1
+                    && f.results().all(|t| matches!(t, Type::String)) => {}
+            Some(other) => {
+                return Err(LoadError::WrongExport {
+                    bot: name.to_string(),
+                    name: "act",
+                    expected: EXPECTED,
+                    found: format!("{other:?}"),
+                })
+            }
+        }
+        let act = component
+            .get_export_index(None, "act")
+            .ok_or_else(|| compile_err("no `act` export".into()))?;
+        let pre = self
+            .component_linker
+            .instantiate_pre(&component)
+            .map_err(|e| {
+                // The message names the import that has no implementation.
+                let reason = format!("{e:#}");
+                let import = reason
+                    .split('`')
+                    .nth(1)
+                    .unwrap_or("an interface")
+                    .to_string();
+                LoadError::ComponentImport {
+                    bot: name.to_string(),
+                    name: import,
+                    reason,
+                }
             })?;
-        self.compiled
-            .lock()
-            .expect("not poisoned")
-            .insert(sha256.clone(), (pre.clone(), has_initialize));
-        Ok(bot((pre, has_initialize)))
+        Ok(BotPre::Component { pre, act })
     }
 
     /// Refuses a module whose initial memory is over the sandbox's cap
@@ -400,7 +580,15 @@ impl Sandbox {
         Ok(())
     }
 
-    fn compile_cached(&self, wasm: &[u8], sha256: &str) -> Result<Module, String> {
+    /// Compiles a bot through the on-disk cache: `deserialize` a cached
+    /// artifact, else `compile` and store what `serialize` gives.
+    fn compile_cached<A>(
+        &self,
+        sha256: &str,
+        deserialize: impl FnOnce(&Path) -> wasmtime::Result<A>,
+        compile: impl FnOnce() -> wasmtime::Result<A>,
+        serialize: impl FnOnce(&A) -> wasmtime::Result<Vec<u8>>,
+    ) -> Result<A, String> {
         let path = self
             .options
             .cache_dir
@@ -408,31 +596,32 @@ impl Sandbox {
             .map(|d| d.join(format!("{sha256}-{}.cwasm", self.config_key)));
         if let Some(path) = &path {
             if path.exists() {
-                // SAFETY: the file was written by `Module::serialize` of this
-                // same engine configuration (the name carries its
-                // compatibility hash), atomically via a rename; wasmtime
-                // still checks its header and refuses a mismatch, in which
-                // case we compile afresh below.
-                match unsafe { Module::deserialize_file(&self.engine, path) } {
+                // The file was written by `serialize` of this same engine
+                // configuration (the name carries its compatibility hash),
+                // atomically via a rename; wasmtime still checks its header
+                // and refuses a mismatch, in which case we compile afresh.
+                match deserialize(path) {
                     Ok(m) => return Ok(m),
                     Err(e) => tracing::debug!("module cache miss for {}: {e}", path.display()),
                 }
             }
         }
-        let module = Module::new(&self.engine, wasm).map_err(|e| format!("{e:#}"))?;
+        let artifact = compile().map_err(|e| format!("{e:#}"))?;
         if let Some(path) = &path {
-            if let Err(e) = write_cache(path, &module) {
+            if let Err(e) = serialize(&artifact)
+                .map_err(|e| anyhow::anyhow!("{e}"))
+                .and_then(|bytes| write_cache(path, &bytes))
+            {
                 tracing::debug!("cannot write module cache {}: {e}", path.display());
             }
         }
-        Ok(module)
+        Ok(artifact)
     }
 }
 
-fn write_cache(path: &Path, module: &Module) -> anyhow::Result<()> {
+fn write_cache(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let dir = path.parent().expect("cache file has a directory");
     std::fs::create_dir_all(dir)?;
-    let bytes = module.serialize().map_err(|e| anyhow::anyhow!("{e}"))?;
     let tmp = dir.join(format!(
         ".{}.{}.tmp",
         path.file_name().unwrap_or_default().to_string_lossy(),

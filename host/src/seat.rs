@@ -1,9 +1,11 @@
-//! One seat of a match: a bot instance, called once per turn through ABI v1,
-//! with every fault turned into data.
+//! One seat of a match: a bot instance, called once per turn through ABI v1
+//! (a core module) or the `ludus:bot` world (a component), with every fault
+//! turned into data.
 
+use crate::component::ComponentState;
 use crate::fault::{Fault, FaultKind};
 use crate::limits::Limits;
-use crate::sandbox::{BotModule, Sandbox};
+use crate::sandbox::{BotModule, BotPre, Sandbox};
 use crate::wasi::{BotIo, BotState};
 use std::sync::Arc;
 use wasmtime::{Memory, Store, Trap, TypedFunc};
@@ -30,11 +32,58 @@ pub struct ActResult {
     pub log_dropped: u64,
 }
 
-struct Live {
-    store: Store<BotState>,
-    memory: Memory,
-    alloc: TypedFunc<i32, i32>,
-    act: TypedFunc<(i32, i32), i64>,
+/// A live instance, of either kind.
+enum Live {
+    Core {
+        store: Store<BotState>,
+        memory: Memory,
+        alloc: TypedFunc<i32, i32>,
+        act: TypedFunc<(i32, i32), i64>,
+    },
+    Component {
+        store: Store<ComponentState>,
+        act: wasmtime::component::Func,
+    },
+}
+
+/// Runs `$body` with `$store` bound to the live instance's store, whatever its kind.
+macro_rules! with_store {
+    ($live:expr, $store:ident => $body:expr) => {
+        match $live {
+            Live::Core { $store, .. } => $body,
+            Live::Component { $store, .. } => $body,
+        }
+    };
+}
+
+impl Live {
+    /// Starts a call with `budget` fuel and the backstop armed.
+    fn begin_call(&mut self, budget: u64, limits: &Limits) {
+        with_store!(self, store => {
+            store.data_mut().io.begin_call(budget);
+            set_fuel(store, budget);
+            store.set_epoch_deadline(Sandbox::backstop_ticks(limits));
+        })
+    }
+
+    fn fuel_left(&self) -> u64 {
+        with_store!(self, store => store.get_fuel().unwrap_or(0))
+    }
+
+    fn io(&mut self) -> &mut BotIo {
+        with_store!(self, store => &mut store.data_mut().io)
+    }
+
+    fn hit_memory_cap(&self) -> bool {
+        with_store!(self, store => store.data().limiter.hit_memory_cap)
+    }
+
+    fn into_io(self) -> BotIo {
+        match self {
+            Live::Core { store, .. } => store.into_data().io,
+            Live::Component { store, .. } => store.into_data().io,
+        }
+    }
 }
 
 /// A bot in a seat. One instance per bot per match: its memory persists from
@@ -89,24 +138,28 @@ impl SeatRunner {
         let budget = self.limits.turn_budget(self.calls);
         self.calls += 1;
         match self.live.as_mut() {
-            Some(live) => {
-                live.store.data_mut().io.begin_call(budget);
-                set_fuel(&mut live.store, budget);
-                live.store
-                    .set_epoch_deadline(Sandbox::backstop_ticks(&self.limits));
-            }
+            Some(live) => live.begin_call(budget, &self.limits),
             None => match self.instantiate_fresh(turn, budget)? {
                 Ok((live, _)) => self.live = Some(live),
                 Err(fault) => return Ok(self.fault_result(fault, budget)),
             },
         }
         let live = self.live.as_mut().expect("instantiated above");
-        let outcome = call_act(live, observation, &self.limits);
-        let left = live.store.get_fuel().unwrap_or(0);
-        let fuel = budget.saturating_sub(left);
+        let outcome = match live {
+            Live::Core {
+                store,
+                memory,
+                alloc,
+                act,
+            } => call_act(store, *memory, alloc, act, observation, &self.limits),
+            Live::Component { store, act } => {
+                call_component(store, act, observation, &self.limits)
+            }
+        };
+        let fuel = budget.saturating_sub(live.fuel_left());
         match outcome {
             Ok(answer) => {
-                let io = &mut live.store.data_mut().io;
+                let io = live.io();
                 Ok(ActResult {
                     answer: Ok(answer),
                     fuel,
@@ -125,7 +178,7 @@ impl SeatRunner {
     /// Discards the instance (a fresh one is made next turn) and reports the fault.
     fn fault_result(&mut self, fault: Fault, fuel: u64) -> ActResult {
         if let Some(live) = self.live.take() {
-            self.io = Some(live.store.into_data().io);
+            self.io = Some(live.into_io());
         }
         let io = self
             .io
@@ -140,7 +193,8 @@ impl SeatRunner {
     }
 
     /// Makes a fresh instance: runs the start function and `_initialize`
-    /// with `budget` fuel, which the call that follows continues to spend.
+    /// (or a component's start-up) with `budget` fuel, which the call that
+    /// follows continues to spend.
     fn instantiate_fresh(
         &mut self,
         turn: u32,
@@ -148,39 +202,76 @@ impl SeatRunner {
     ) -> Result<Result<(Live, u64), Fault>, HostError> {
         let mut io = self.io.take().expect("io is home when no instance is live");
         io.begin_call(budget);
-        let mut store = Store::new(
-            self.bot.pre.module().engine(),
-            BotState::new(io, &self.limits),
-        );
-        store.limiter(|s| &mut s.limiter);
-        set_fuel(&mut store, budget);
-        store.set_epoch_deadline(Sandbox::backstop_ticks(&self.limits));
-
-        let result = (|| {
-            let instance = self.bot.pre.instantiate(&mut store)?;
-            if self.bot.has_initialize {
-                instance
-                    .get_typed_func::<(), ()>(&mut store, "_initialize")?
-                    .call(&mut store, ())?;
+        let backstop = Sandbox::backstop_ticks(&self.limits);
+        let (result, used, hit_cap) = match &self.bot.pre {
+            BotPre::Core {
+                pre,
+                has_initialize,
+            } => {
+                let mut store =
+                    Store::new(pre.module().engine(), BotState::new(io, &self.limits));
+                store.limiter(|s| &mut s.limiter);
+                set_fuel(&mut store, budget);
+                store.set_epoch_deadline(backstop);
+                let result = (|| {
+                    let instance = pre.instantiate(&mut store)?;
+                    if *has_initialize {
+                        instance
+                            .get_typed_func::<(), ()>(&mut store, "_initialize")?
+                            .call(&mut store, ())?;
+                    }
+                    let memory = instance
+                        .get_memory(&mut store, "memory")
+                        .ok_or_else(|| wasmtime::Error::msg("no memory export"))?;
+                    let alloc = instance.get_typed_func::<i32, i32>(&mut store, "ludus_alloc")?;
+                    let act = instance.get_typed_func::<(i32, i32), i64>(&mut store, "act")?;
+                    Ok::<_, wasmtime::Error>((memory, alloc, act))
+                })();
+                let used = budget.saturating_sub(store.get_fuel().unwrap_or(0));
+                let hit_cap = store.data().limiter.hit_memory_cap;
+                match result {
+                    Ok((memory, alloc, act)) => (
+                        Ok(Live::Core {
+                            store,
+                            memory,
+                            alloc,
+                            act,
+                        }),
+                        used,
+                        hit_cap,
+                    ),
+                    Err(e) => {
+                        self.io = Some(store.into_data().io);
+                        (Err(e), used, hit_cap)
+                    }
+                }
             }
-            let memory = instance
-                .get_memory(&mut store, "memory")
-                .ok_or_else(|| wasmtime::Error::msg("no memory export"))?;
-            let alloc = instance.get_typed_func::<i32, i32>(&mut store, "ludus_alloc")?;
-            let act = instance.get_typed_func::<(i32, i32), i64>(&mut store, "act")?;
-            Ok::<_, wasmtime::Error>((memory, alloc, act))
-        })();
-        let used = budget.saturating_sub(store.get_fuel().unwrap_or(0));
+            BotPre::Component { pre, act } => {
+                let mut store = Store::new(
+                    pre.engine(),
+                    ComponentState::new(io, &self.limits),
+                );
+                store.limiter(|s| &mut s.limiter);
+                set_fuel(&mut store, budget);
+                store.set_epoch_deadline(backstop);
+                let result = pre.instantiate(&mut store).and_then(|instance| {
+                    instance
+                        .get_func(&mut store, *act)
+                        .ok_or_else(|| wasmtime::Error::msg("no `act` export"))
+                });
+                let used = budget.saturating_sub(store.get_fuel().unwrap_or(0));
+                let hit_cap = store.data().limiter.hit_memory_cap;
+                match result {
+                    Ok(act) => (Ok(Live::Component { store, act }), used, hit_cap),
+                    Err(e) => {
+                        self.io = Some(store.into_data().io);
+                        (Err(e), used, hit_cap)
+                    }
+                }
+            }
+        };
         match result {
-            Ok((memory, alloc, act)) => Ok(Ok((
-                Live {
-                    store,
-                    memory,
-                    alloc,
-                    act,
-                },
-                used,
-            ))),
+            Ok(live) => Ok(Ok((live, used))),
             Err(e) => {
                 if let Some(pool) = e.downcast_ref::<wasmtime::PoolConcurrencyLimitError>() {
                     return Err(HostError::PoolExhausted {
@@ -188,8 +279,6 @@ impl SeatRunner {
                         reason: pool.to_string(),
                     });
                 }
-                let hit_cap = store.data().limiter.hit_memory_cap;
-                self.io = Some(store.into_data().io);
                 // Anything that is not a trap is the module failing to set up
                 // (e.g. an initial memory over the cap).
                 let fault = self.classify_with(e, turn, hit_cap, FaultKind::Instantiate)?;
@@ -202,10 +291,7 @@ impl SeatRunner {
     }
 
     fn classify(&self, e: wasmtime::Error, turn: u32) -> Result<Fault, HostError> {
-        let hit_cap = self
-            .live
-            .as_ref()
-            .is_some_and(|l| l.store.data().limiter.hit_memory_cap);
+        let hit_cap = self.live.as_ref().is_some_and(Live::hit_memory_cap);
         self.classify_with(e, turn, hit_cap, FaultKind::Trap)
     }
 
@@ -277,7 +363,7 @@ impl From<wasmtime::Error> for CallError {
     }
 }
 
-fn set_fuel(store: &mut Store<BotState>, fuel: u64) {
+fn set_fuel<T>(store: &mut Store<T>, fuel: u64) {
     store
         .set_fuel(fuel)
         .expect("fuel is enabled in the engine config");
@@ -285,7 +371,14 @@ fn set_fuel(store: &mut Store<BotState>, fuel: u64) {
 
 /// ABI v1: `ludus_alloc(len)`, write the observation, `act(ptr, len)`, read
 /// `(ptr << 32) | len`, check it and copy the UTF-8 answer out.
-fn call_act(live: &mut Live, observation: &str, limits: &Limits) -> Result<String, CallError> {
+fn call_act(
+    store: &mut Store<BotState>,
+    memory: Memory,
+    alloc: &TypedFunc<i32, i32>,
+    act: &TypedFunc<(i32, i32), i64>,
+    observation: &str,
+    limits: &Limits,
+) -> Result<String, CallError> {
     let len = observation.len();
     let len_i32 = i32::try_from(len).map_err(|_| {
         CallError::Fault(Fault::new(
@@ -293,9 +386,9 @@ fn call_act(live: &mut Live, observation: &str, limits: &Limits) -> Result<Strin
             "observation larger than 2 GiB",
         ))
     })?;
-    let ptr = live.alloc.call(&mut live.store, len_i32)?;
+    let ptr = alloc.call(&mut *store, len_i32)?;
     let at = ptr as u32 as usize;
-    let size = live.memory.data_size(&live.store);
+    let size = memory.data_size(&*store);
     if at.checked_add(len).is_none_or(|end| end > size) {
         return Err(CallError::Fault(Fault::new(
             FaultKind::BadAllocPointer,
@@ -304,9 +397,9 @@ fn call_act(live: &mut Live, observation: &str, limits: &Limits) -> Result<Strin
             ),
         )));
     }
-    live.memory.data_mut(&mut live.store)[at..at + len].copy_from_slice(observation.as_bytes());
+    memory.data_mut(&mut *store)[at..at + len].copy_from_slice(observation.as_bytes());
 
-    let packed = live.act.call(&mut live.store, (ptr, len_i32))? as u64;
+    let packed = act.call(&mut *store, (ptr, len_i32))? as u64;
     let (aptr, alen) = ((packed >> 32) as usize, (packed & 0xffff_ffff) as usize);
     if alen as u64 > limits.answer_bytes {
         return Err(CallError::Fault(Fault::new(
@@ -317,7 +410,7 @@ fn call_act(live: &mut Live, observation: &str, limits: &Limits) -> Result<Strin
             ),
         )));
     }
-    let data = live.memory.data(&live.store);
+    let data = memory.data(&*store);
     let Some(bytes) = aptr.checked_add(alen).and_then(|end| data.get(aptr..end)) else {
         return Err(CallError::Fault(Fault::new(
             FaultKind::BadAnswerPointer,
@@ -334,4 +427,27 @@ fn call_act(live: &mut Live, observation: &str, limits: &Limits) -> Result<Strin
             format!("the answer is not UTF-8: {e}"),
         ))),
     }
+}
+
+/// The component form: `act(state: string) -> string`, the string copied
+/// in and out by the canonical ABI (which also checks the answer is UTF-8).
+fn call_component(
+    store: &mut Store<ComponentState>,
+    act: &wasmtime::component::Func,
+    observation: &str,
+    limits: &Limits,
+) -> Result<String, CallError> {
+    let act = act.typed::<(&str,), (String,)>(&*store)?;
+    let (answer,) = act.call(&mut *store, (observation,))?;
+    if answer.len() as u64 > limits.answer_bytes {
+        return Err(CallError::Fault(Fault::new(
+            FaultKind::AnswerTooLarge,
+            format!(
+                "the answer is {} bytes; the limit is {} bytes",
+                answer.len(),
+                limits.answer_bytes
+            ),
+        )));
+    }
+    Ok(answer)
 }

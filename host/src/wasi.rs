@@ -36,9 +36,9 @@ const ERRNO_FAULT: i32 = 21;
 const ERRNO_INVAL: i32 = 28;
 
 /// Fuel charged for any replaced host call, on top of its per-byte cost.
-const HOST_CALL_FUEL: u64 = 100;
+pub(crate) const HOST_CALL_FUEL: u64 = 100;
 /// Fuel charged per byte a host call copies.
-const FUEL_PER_BYTE: u64 = 1;
+pub(crate) const FUEL_PER_BYTE: u64 = 1;
 /// Most iovecs one `fd_write` may pass, and most subscriptions one `poll_oneoff` may pass.
 const MAX_IOVECS: usize = 1024;
 const MAX_SUBSCRIPTIONS: usize = 256;
@@ -50,8 +50,8 @@ pub const VIRTUAL_EPOCH_NS: u64 = 1_577_836_800 * 1_000_000_000;
 /// one instance: after a fault the fresh instance continues the same log,
 /// random stream and clock.
 pub struct BotIo {
-    rng: ChaCha8Rng,
-    random_cap: u64,
+    pub(crate) rng: ChaCha8Rng,
+    pub(crate) random_cap: u64,
     log_cap: u64,
     log_kept: u64,
     /// What the bot wrote during the current call (cleared by the caller).
@@ -87,7 +87,7 @@ impl BotIo {
         self.call_budget = budget;
     }
 
-    fn write_log(&mut self, bytes: &[u8]) {
+    pub(crate) fn write_log(&mut self, bytes: &[u8]) {
         let room = self.log_cap.saturating_sub(self.log_kept) as usize;
         let keep = bytes.len().min(room);
         self.log.extend_from_slice(&bytes[..keep]);
@@ -95,17 +95,25 @@ impl BotIo {
         self.log_dropped += (bytes.len() - keep) as u64;
     }
 
-    fn now_ns(&self, fuel_left: u64) -> u64 {
+    /// Like [`Self::write_log`] for `len` zero bytes, without materialising them.
+    pub(crate) fn write_log_zeroes(&mut self, len: u64) {
+        let keep = len.min(self.log_cap.saturating_sub(self.log_kept));
+        self.log.resize(self.log.len() + keep as usize, 0);
+        self.log_kept += keep;
+        self.log_dropped += len - keep;
+    }
+
+    pub(crate) fn now_ns(&self, fuel_left: u64) -> u64 {
         let used = self.call_budget.saturating_sub(fuel_left);
         self.call_start_ns.saturating_add(fuel_to_ns(used))
     }
 }
 
-fn fuel_to_ns(fuel: u64) -> u64 {
+pub(crate) fn fuel_to_ns(fuel: u64) -> u64 {
     (fuel as u128 * 1_000_000_000 / FUEL_PER_SECOND as u128).min(u64::MAX as u128) as u64
 }
 
-fn ns_to_fuel(ns: u64) -> u64 {
+pub(crate) fn ns_to_fuel(ns: u64) -> u64 {
     (ns as u128 * FUEL_PER_SECOND as u128 / 1_000_000_000).min(u64::MAX as u128) as u64
 }
 

@@ -94,3 +94,97 @@ pub fn bot(name: &str) -> PathBuf {
     assert!(path.exists(), "no bot {} was built", path.display());
     path
 }
+
+/// The target directory (`$CARGO_TARGET_DIR` or `target/`).
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target"))
+}
+
+/// Where tests keep `componentize-py` and built Python bots, across runs.
+pub fn tools_dir() -> PathBuf {
+    target_dir().join("ludus-tools")
+}
+
+/// Installs Debian packages (as root, without prompts); used when a tool
+/// the tests need is missing, so a clean machine can run them.
+fn apt_install(packages: &[&str]) -> Result<(), String> {
+    let apt = |args: &[&str]| -> Result<(), String> {
+        let status = Command::new("apt-get")
+            .args(args)
+            .env("DEBIAN_FRONTEND", "noninteractive")
+            .stdin(std::process::Stdio::null())
+            .status()
+            .map_err(|e| format!("cannot run apt-get ({e}); install {packages:?} by hand"))?;
+        if status.success() {
+            Ok(())
+        } else {
+            Err(format!("`apt-get {}` failed", args.join(" ")))
+        }
+    };
+    apt(&["update", "-q"])?;
+    let mut args = vec!["install", "-y", "-q", "--no-install-recommends"];
+    args.extend_from_slice(packages);
+    apt(&args)
+}
+
+/// Whether clang can build a WASI reactor module with wasi-libc.
+fn c_toolchain_works() -> bool {
+    let dir = target_dir().join("c-toolchain-probe");
+    if std::fs::create_dir_all(&dir).is_err() {
+        return false;
+    }
+    let src = dir.join("probe.c");
+    if std::fs::write(&src, "#include <stdio.h>\nint probe(void) { return puts(\"\"); }\n").is_err() {
+        return false;
+    }
+    Command::new("clang")
+        .args(["--target=wasm32-wasi", "--sysroot=/usr", "-O2", "-mexec-model=reactor", "-o"])
+        .arg(dir.join("probe.wasm"))
+        .arg(&src)
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Makes sure clang, lld and wasi-libc are there, installing Debian's
+/// packages when they are not (once per process).
+pub fn ensure_c_toolchain() -> Result<(), String> {
+    static DONE: OnceLock<Result<(), String>> = OnceLock::new();
+    DONE.get_or_init(|| {
+        if c_toolchain_works() {
+            return Ok(());
+        }
+        apt_install(&["clang", "lld", "wasi-libc", "libclang-rt-14-dev-wasm32"])?;
+        if c_toolchain_works() {
+            Ok(())
+        } else {
+            Err("clang cannot build for wasm32-wasi even after installing clang, lld, wasi-libc and libclang-rt-14-dev-wasm32".into())
+        }
+    })
+    .clone()
+}
+
+/// Makes sure `python3` with `venv` is there (for `componentize-py`),
+/// installing Debian's packages when it is not (once per process).
+pub fn ensure_python() -> Result<(), String> {
+    static DONE: OnceLock<Result<(), String>> = OnceLock::new();
+    DONE.get_or_init(|| {
+        let works = || {
+            Command::new("python3")
+                .args(["-c", "import venv, ensurepip"])
+                .output()
+                .is_ok_and(|o| o.status.success())
+        };
+        if works() {
+            return Ok(());
+        }
+        apt_install(&["python3", "python3-venv"])?;
+        if works() {
+            Ok(())
+        } else {
+            Err("python3 with venv and ensurepip is missing even after installing python3-venv".into())
+        }
+    })
+    .clone()
+}

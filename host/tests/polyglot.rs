@@ -1,0 +1,383 @@
+//! Bots in other languages: Python (a component built with componentize-py)
+//! and C (a core module built with clang and wasi-libc) play under the same
+//! guarantees as Rust bots.
+
+mod common;
+
+use common::*;
+use ludus_host::{BotKind, BotModule, FaultKind, Limits, LoadError, Replay};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Builds run one at a time: a Python build takes seconds and compiling its
+/// component as much again; two threads doing the same work would only wait
+/// for each other.
+static BUILD: Mutex<()> = Mutex::new(());
+
+/// Builds (or finds in the build cache) the Python bot `dir/name.py`.
+fn python_wasm(dir: &str, name: &str) -> PathBuf {
+    ludus_testkit::ensure_python().unwrap_or_else(|e| panic!("{e}"));
+    let src = ludus_testkit::workspace_root()
+        .join(dir)
+        .join(format!("{name}.py"));
+    ludus_host::build::build_python(&src, &ludus_testkit::tools_dir())
+        .unwrap_or_else(|e| panic!("building {}: {e}", src.display()))
+}
+
+fn python_bot(dir: &str, name: &str) -> Arc<BotModule> {
+    let _guard = BUILD.lock().unwrap_or_else(|e| e.into_inner());
+    load(name, &python_wasm(dir, name))
+}
+
+fn c_wasm(name: &str) -> PathBuf {
+    ludus_testkit::ensure_c_toolchain().unwrap_or_else(|e| panic!("{e}"));
+    let src = ludus_testkit::workspace_root()
+        .join("example-bots/c")
+        .join(format!("{name}.c"));
+    let out_dir = ludus_testkit::tools_dir().join("c-bots");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let out = out_dir.join(format!("{name}.wasm"));
+    ludus_host::build::build_c(&src, &out).unwrap_or_else(|e| panic!("{e}"));
+    out
+}
+
+fn c_bot(name: &str) -> Arc<BotModule> {
+    let _guard = BUILD.lock().unwrap_or_else(|e| e.into_inner());
+    load(name, &c_wasm(name))
+}
+
+fn load(name: &str, path: &Path) -> Arc<BotModule> {
+    sandbox()
+        .load(name, &std::fs::read(path).unwrap())
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Test budgets for Python: an interpreter needs more fuel than the tiny
+/// Rust budgets of `Limits::for_tests`, still small enough for hostile bots
+/// to fail fast.
+fn python_limits() -> Limits {
+    Limits {
+        first_turn_fuel: 400_000_000,
+        turn_fuel: 200_000_000,
+        memory_bytes: 64 << 20,
+        ..Limits::for_tests()
+    }
+}
+
+/// The hostile Python bot (`hostile-bots/python/hostile.py`).
+fn hostile() -> Arc<BotModule> {
+    python_bot("hostile-bots/python", "hostile")
+}
+
+/// A match on a two-planet map whose planet names pick the hostile bot's
+/// behaviour in each seat.
+fn on_map(bots: Vec<Arc<BotModule>>, names: [&str; 2], turns: u32, limits: Limits) -> Replay {
+    ludus_host::play(&ludus_host::MatchSpec {
+        game: "planet-wars".into(),
+        config: on_map_config(names, turns),
+        seed: 1,
+        limits,
+        bots,
+    })
+    .expect("the match is played")
+}
+
+fn on_map_config(names: [&str; 2], turns: u32) -> serde_json::Value {
+    let planet = |name: &str, x: f64, owner: u32| {
+        serde_json::json!({"name": name, "x": x, "y": 0.0, "ship_count": 5, "owner": owner})
+    };
+    serde_json::json!({
+        "max_turns": turns,
+        "map": {"planets": [planet(names[0], -5.0, 1), planet(names[1], 5.0, 2)]},
+    })
+}
+
+fn answers(r: &Replay, seat: usize) -> Vec<Option<&str>> {
+    r.turns
+        .iter()
+        .map(|t| t.seats[seat].answer.as_deref())
+        .collect()
+}
+
+#[test]
+fn python_and_c_bots_play_planet_wars_against_a_rust_bot_deterministically() {
+    let python = python_bot("example-bots/python", "planet_wars");
+    let c = c_bot("planet_wars");
+    let rust = bot("planet_wars_expander");
+    assert_eq!(python.kind(), BotKind::Component);
+    assert_eq!(c.kind(), BotKind::Core);
+    let limits = Limits::default();
+    let play = |first: &Arc<BotModule>| {
+        let a = planet_wars(vec![first.clone(), rust.clone()], 7, 60, limits.clone());
+        let b = planet_wars(vec![first.clone(), rust.clone()], 7, 60, limits.clone());
+        assert_eq!(
+            a.to_bytes(false),
+            b.to_bytes(false),
+            "{}: the same match twice gives the same replay bytes",
+            first.name
+        );
+        a
+    };
+    let py = play(&python);
+    let cc = play(&c);
+    for r in [&py, &cc] {
+        assert!(r.outcome.is_some() && r.aborted.is_none());
+        for t in &r.turns {
+            let s = &t.seats[0];
+            assert!(s.fault.is_none(), "turn {}: {:?}", t.turn, s.fault);
+            assert!(s.refused.is_empty(), "turn {}: {:?}", t.turn, s.refused);
+        }
+        assert!(
+            answers(r, 0)
+                .iter()
+                .any(|a| a.is_some_and(|a| a.contains("origin"))),
+            "the bot sent ships at least once"
+        );
+    }
+    // The two bots implement the same strategy: the same answers, logs and
+    // game, turn for turn, whatever the language.
+    assert_eq!(py.turns.len(), cc.turns.len());
+    for (p, c) in py.turns.iter().zip(&cc.turns) {
+        assert_eq!(p.seats[0].answer, c.seats[0].answer, "turn {}", p.turn);
+        assert_eq!(p.seats[0].log, c.seats[0].log, "turn {}", p.turn);
+        assert_eq!(p.state_hash, c.state_hash, "turn {}", p.turn);
+    }
+    // Fuel is counted for the Python bot like for any other.
+    assert!(py.turns.iter().all(|t| t.seats[0].fuel > 0));
+}
+
+#[test]
+fn check_says_which_kind_of_bot_it_found() {
+    let limits = Limits::default();
+    let python = {
+        let _guard = BUILD.lock().unwrap_or_else(|e| e.into_inner());
+        python_wasm("example-bots/python", "planet_wars")
+    };
+    let report = ludus_host::check::check(sandbox(), &python, "planet-wars", &limits).unwrap();
+    assert_eq!(report.kind, BotKind::Component);
+    assert!(report.passed(), "{:?}", report.fault);
+    let c = {
+        let _guard = BUILD.lock().unwrap_or_else(|e| e.into_inner());
+        c_wasm("planet_wars")
+    };
+    let report = ludus_host::check::check(sandbox(), &c, "planet-wars", &limits).unwrap();
+    assert_eq!(report.kind, BotKind::Core);
+    assert!(report.passed(), "{:?}", report.fault);
+}
+
+#[test]
+fn a_compiled_component_is_cached_on_disk_by_sha256() {
+    let python = python_bot("example-bots/python", "planet_wars");
+    let cache = ludus_testkit::workspace_root().join("target/module-cache");
+    let cached = std::fs::read_dir(&cache)
+        .unwrap()
+        .filter_map(Result::ok)
+        .any(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.starts_with(&python.sha256) && name.ends_with(".cwasm")
+        });
+    assert!(cached, "no cache file for {} in {}", python.sha256, cache.display());
+}
+
+/// Plays the hostile Python bot in `mode` (seat 0) against an idle bot for 8
+/// turns: the expected fault on turn 1, the seat out after
+/// `max_consecutive_faults`, fuel bounded, the host never held long.
+fn python_faults_as(mode: &str, kind: FaultKind) -> Replay {
+    let limits = python_limits();
+    let bots = vec![hostile(), wat_bot("idle")];
+    let start = Instant::now();
+    let replay = on_map(bots, [mode, "idle"], 8, limits.clone());
+    assert!(
+        start.elapsed() < Duration::from_secs(60),
+        "{mode} held the host for {:?}",
+        start.elapsed()
+    );
+    assert!(replay.outcome.is_some() && replay.aborted.is_none());
+    let first = &replay.turns[0].seats[0];
+    let fault = first
+        .fault
+        .as_ref()
+        .unwrap_or_else(|| panic!("{mode}: no fault on turn 1"));
+    assert_eq!(fault.kind, kind, "{mode}: {fault}");
+    let n = limits.max_consecutive_faults as usize;
+    for t in &replay.turns[..n] {
+        assert!(t.seats[0].fault.is_some() && !t.seats[0].out);
+    }
+    for t in &replay.turns[n..] {
+        assert!(t.seats[0].out && t.seats[0].fuel == 0);
+    }
+    for (i, t) in replay.turns.iter().enumerate() {
+        assert!(t.seats[0].fuel <= limits.turn_budget(i as u32));
+    }
+    assert!(replay.turns.iter().all(|t| t.seats[1].fault.is_none()));
+    replay
+}
+
+#[test]
+fn python_endless_loop_runs_out_of_fuel_and_the_seat_is_out() {
+    let r = python_faults_as("loop", FaultKind::OutOfFuel);
+    assert_eq!(r.turns[0].seats[0].fuel, python_limits().first_turn_fuel);
+}
+
+#[test]
+fn python_sleep_never_blocks_the_host_and_is_paid_in_fuel() {
+    // A day's sleep is paid in fuel at once: the budget runs out, and the
+    // match goes on without waiting (python_faults_as bounds its time).
+    python_faults_as("sleep", FaultKind::OutOfFuel);
+}
+
+#[test]
+fn python_stdout_flood_is_capped_and_counted_and_the_bot_still_answers() {
+    let limits = Limits {
+        turn_fuel: 800_000_000,
+        ..python_limits()
+    };
+    let r = on_map(
+        vec![hostile(), wat_bot("idle")],
+        ["flood", "idle"],
+        3,
+        limits.clone(),
+    );
+    for t in &r.turns {
+        let s = &t.seats[0];
+        assert!(s.fault.is_none() && s.answer.is_some(), "{:?}", s.fault);
+    }
+    let kept: usize = r.turns.iter().map(|t| t.seats[0].log.len()).sum();
+    assert_eq!(kept as u64, limits.log_bytes, "the log keeps exactly the cap");
+    let dropped: u64 = r.turns.iter().map(|t| t.seats[0].log_dropped).sum();
+    assert_eq!(
+        kept as u64 + dropped,
+        3 * (1024 * 1024 + "and some stderr\n".len() as u64)
+    );
+}
+
+#[test]
+fn python_clocks_are_virtual_and_randomness_is_seeded_per_match_and_seat() {
+    let watcher = hostile();
+    let limits = Limits::default();
+    let play = |seed| {
+        ludus_host::play(&ludus_host::MatchSpec {
+            game: "planet-wars".into(),
+            config: on_map_config(["clock-a", "clock-b"], 2),
+            seed,
+            limits: limits.clone(),
+            bots: vec![watcher.clone(), watcher.clone()],
+        })
+        .unwrap()
+    };
+    let a = play(5);
+    assert_eq!(a.to_bytes(false), play(5).to_bytes(false), "same seed, same bytes");
+    let answer = |r: &Replay, t: usize, s: usize| -> serde_json::Value {
+        let a = r.turns[t].seats[s].answer.as_deref();
+        serde_json::from_str(a.unwrap_or_else(|| panic!("{:?}", r.turns[t].seats[s].fault)))
+            .unwrap()
+    };
+    let first = answer(&a, 0, 0);
+    // A 50 ms sleep takes 50 ms of virtual time, paid in fuel, at once.
+    let slept = first["slept_ns"].as_u64().unwrap();
+    assert!((50_000_000..51_000_000).contains(&slept), "{first}");
+    assert!(first["spins"].as_u64().unwrap() > 0);
+    let wall = first["wall_ns"].as_u64().unwrap();
+    assert!((ludus_host::wasi::VIRTUAL_EPOCH_NS
+        ..ludus_host::wasi::VIRTUAL_EPOCH_NS + 3_600_000_000_000)
+        .contains(&wall));
+    assert!(answer(&a, 1, 0)["wall_ns"].as_u64().unwrap() > wall);
+    // Seats draw different streams, another seed other numbers; `random`
+    // is reseeded from the stream too.
+    for key in ["urandom", "random"] {
+        assert_ne!(first[key], answer(&a, 0, 1)[key], "{key}");
+        assert_ne!(first[key], answer(&play(6), 0, 0)[key], "{key}");
+    }
+}
+
+#[test]
+fn python_exception_is_a_trap_with_its_traceback_and_the_next_turn_starts_afresh() {
+    let r = on_map(
+        vec![hostile(), wat_bot("idle")],
+        ["raise", "idle"],
+        4,
+        python_limits(),
+    );
+    let seat = |t: usize| &r.turns[t].seats[0];
+    assert!(seat(0).fault.is_none());
+    let fault = seat(1).fault.as_ref().expect("the second call raises");
+    assert_eq!(fault.kind, FaultKind::Trap, "{fault}");
+    assert!(
+        seat(1).log.contains("RuntimeError: this bot raises on its second call"),
+        "{}",
+        seat(1).log
+    );
+    // A component that trapped cannot be entered again: the next turn runs a
+    // fresh instance, and the bot's globals start over.
+    let calls = |t: usize| -> u64 {
+        let v: serde_json::Value = serde_json::from_str(seat(t).answer.as_ref().unwrap()).unwrap();
+        v["calls"].as_u64().unwrap()
+    };
+    assert_eq!(calls(0), 1);
+    assert_eq!(calls(2), 1);
+    assert!(seat(3).fault.is_some(), "the fresh instance's second call raises too");
+}
+
+/// A component in text form: `act` lifted from a core module that answers
+/// `{"moves":[]}`, plus `extra` (imports).
+fn wat_component(extra: &str, act_type: &str) -> Vec<u8> {
+    wat::parse_str(format!(
+        r#"(component
+          {extra}
+          (core module $m
+            (memory (export "memory") 1)
+            (data (i32.const 0) "\10\00\00\00\0c\00\00\00")
+            (data (i32.const 16) "{{\"moves\":[]}}")
+            (func (export "realloc") (param i32 i32 i32 i32) (result i32) (i32.const 1024))
+            (func (export "act") (param i32 i32) (result i32) (i32.const 0)))
+          (core instance $i (instantiate $m))
+          (func (export "act") {act_type}
+            (canon lift (core func $i "act") (memory (core memory $i "memory")) (realloc (core func $i "realloc")))))"#
+    ))
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+const ACT: &str = r#"(param "state" string) (result string)"#;
+
+#[test]
+fn a_minimal_component_plays() {
+    let bot = sandbox().load("tiny", &wat_component("", ACT)).unwrap();
+    assert_eq!(bot.kind(), BotKind::Component);
+    let r = planet_wars(vec![bot, wat_bot("idle")], 1, 3, Limits::for_tests());
+    for t in &r.turns {
+        assert_eq!(t.seats[0].answer.as_deref(), Some(r#"{"moves":[]}"#));
+    }
+}
+
+#[test]
+fn component_importing_anything_but_wasi_is_refused_naming_it() {
+    let bytes = wat_component(
+        r#"(import "evil:missiles/launch" (instance (export "launch" (func))))"#,
+        ACT,
+    );
+    let err = sandbox().load("evil", &bytes).unwrap_err();
+    assert!(matches!(err, LoadError::ComponentImport { .. }), "{err}");
+    assert!(err.to_string().contains("evil:missiles/launch"), "{err}");
+}
+
+#[test]
+fn component_importing_a_wasi_interface_ludus_lacks_is_refused() {
+    let bytes = wat_component(
+        r#"(import "wasi:http/outgoing-handler@0.2.0" (instance (export "handle" (func))))"#,
+        ACT,
+    );
+    let err = sandbox().load("http", &bytes).unwrap_err();
+    assert!(matches!(err, LoadError::ComponentImport { .. }), "{err}");
+    assert!(err.to_string().contains("wasi:http"), "{err}");
+}
+
+#[test]
+fn component_act_of_the_wrong_type_is_refused() {
+    let bytes = wat_component("", r#"(param "state" string) (result u32)"#);
+    let err = sandbox().load("wrong", &bytes).unwrap_err();
+    assert!(
+        matches!(err, LoadError::WrongExport { name: "act", .. }),
+        "{err}"
+    );
+}

@@ -101,7 +101,13 @@ pub fn componentize_py(tools_dir: &Path) -> Result<PathBuf, BuildError> {
     )?;
     run(
         Command::new(tmp.join("bin").join("python"))
-            .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+            ])
             .arg(format!("componentize-py=={COMPONENTIZE_PY_VERSION}")),
         "pip install componentize-py",
     )?;

@@ -295,7 +295,10 @@ pub fn add_to_linker(linker: &mut Linker<ComponentState>) -> wasmtime::Result<()
         streams.func_wrap(
             &format!("[method]output-stream.{name}"),
             |mut s: Store<'_>, (_stream, len): (Resource<DynOutputStream>, u64)| {
-                charge(&mut s, HOST_CALL_FUEL.saturating_add(len.saturating_mul(FUEL_PER_BYTE)))?;
+                charge(
+                    &mut s,
+                    HOST_CALL_FUEL.saturating_add(len.saturating_mul(FUEL_PER_BYTE)),
+                )?;
                 s.data_mut().io.write_log_zeroes(len);
                 Ok((Ok::<(), StreamError>(()),))
             },
@@ -305,7 +308,9 @@ pub fn add_to_linker(linker: &mut Linker<ComponentState>) -> wasmtime::Result<()
     Ok(())
 }
 
-#[derive(wasmtime::component::ComponentType, wasmtime::component::Lift, wasmtime::component::Lower)]
+#[derive(
+    wasmtime::component::ComponentType, wasmtime::component::Lift, wasmtime::component::Lower,
+)]
 #[component(record)]
 struct Datetime {
     seconds: u64,

@@ -152,9 +152,7 @@ impl SeatRunner {
                 alloc,
                 act,
             } => call_act(store, *memory, alloc, act, observation, &self.limits),
-            Live::Component { store, act } => {
-                call_component(store, act, observation, &self.limits)
-            }
+            Live::Component { store, act } => call_component(store, act, observation, &self.limits),
         };
         let fuel = budget.saturating_sub(live.fuel_left());
         match outcome {
@@ -208,8 +206,7 @@ impl SeatRunner {
                 pre,
                 has_initialize,
             } => {
-                let mut store =
-                    Store::new(pre.module().engine(), BotState::new(io, &self.limits));
+                let mut store = Store::new(pre.module().engine(), BotState::new(io, &self.limits));
                 store.limiter(|s| &mut s.limiter);
                 set_fuel(&mut store, budget);
                 store.set_epoch_deadline(backstop);
@@ -247,10 +244,7 @@ impl SeatRunner {
                 }
             }
             BotPre::Component { pre, act } => {
-                let mut store = Store::new(
-                    pre.engine(),
-                    ComponentState::new(io, &self.limits),
-                );
+                let mut store = Store::new(pre.engine(), ComponentState::new(io, &self.limits));
                 store.limiter(|s| &mut s.limiter);
                 set_fuel(&mut store, budget);
                 store.set_epoch_deadline(backstop);

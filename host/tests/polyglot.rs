@@ -84,9 +84,7 @@ fn on_map(bots: Vec<Arc<BotModule>>, names: [&str; 2], turns: u32, limits: Limit
 }
 
 fn on_map_config(names: [&str; 2], turns: u32) -> serde_json::Value {
-    let planet = |name: &str, x: f64, owner: u32| {
-        serde_json::json!({"name": name, "x": x, "y": 0.0, "ship_count": 5, "owner": owner})
-    };
+    let planet = |name: &str, x: f64, owner: u32| serde_json::json!({"name": name, "x": x, "y": 0.0, "ship_count": 5, "owner": owner});
     serde_json::json!({
         "max_turns": turns,
         "map": {"planets": [planet(names[0], -5.0, 1), planet(names[1], 5.0, 2)]},
@@ -177,7 +175,12 @@ fn a_compiled_component_is_cached_on_disk_by_sha256() {
             let name = e.file_name().to_string_lossy().into_owned();
             name.starts_with(&python.sha256) && name.ends_with(".cwasm")
         });
-    assert!(cached, "no cache file for {} in {}", python.sha256, cache.display());
+    assert!(
+        cached,
+        "no cache file for {} in {}",
+        python.sha256,
+        cache.display()
+    );
 }
 
 /// Plays the hostile Python bot in `mode` (seat 0) against an idle bot for 8
@@ -244,7 +247,10 @@ fn python_stdout_flood_is_capped_and_counted_and_the_bot_still_answers() {
         assert!(s.fault.is_none() && s.answer.is_some(), "{:?}", s.fault);
     }
     let kept: usize = r.turns.iter().map(|t| t.seats[0].log.len()).sum();
-    assert_eq!(kept as u64, limits.log_bytes, "the log keeps exactly the cap");
+    assert_eq!(
+        kept as u64, limits.log_bytes,
+        "the log keeps exactly the cap"
+    );
     let dropped: u64 = r.turns.iter().map(|t| t.seats[0].log_dropped).sum();
     assert_eq!(
         kept as u64 + dropped,
@@ -267,7 +273,11 @@ fn python_clocks_are_virtual_and_randomness_is_seeded_per_match_and_seat() {
         .unwrap()
     };
     let a = play(5);
-    assert_eq!(a.to_bytes(false), play(5).to_bytes(false), "same seed, same bytes");
+    assert_eq!(
+        a.to_bytes(false),
+        play(5).to_bytes(false),
+        "same seed, same bytes"
+    );
     let answer = |r: &Replay, t: usize, s: usize| -> serde_json::Value {
         let a = r.turns[t].seats[s].answer.as_deref();
         serde_json::from_str(a.unwrap_or_else(|| panic!("{:?}", r.turns[t].seats[s].fault)))
@@ -304,7 +314,9 @@ fn python_exception_is_a_trap_with_its_traceback_and_the_next_turn_starts_afresh
     let fault = seat(1).fault.as_ref().expect("the second call raises");
     assert_eq!(fault.kind, FaultKind::Trap, "{fault}");
     assert!(
-        seat(1).log.contains("RuntimeError: this bot raises on its second call"),
+        seat(1)
+            .log
+            .contains("RuntimeError: this bot raises on its second call"),
         "{}",
         seat(1).log
     );
@@ -316,7 +328,10 @@ fn python_exception_is_a_trap_with_its_traceback_and_the_next_turn_starts_afresh
     };
     assert_eq!(calls(0), 1);
     assert_eq!(calls(2), 1);
-    assert!(seat(3).fault.is_some(), "the fresh instance's second call raises too");
+    assert!(
+        seat(3).fault.is_some(),
+        "the fresh instance's second call raises too"
+    );
 }
 
 /// A component in text form: `act` lifted from a core module that answers

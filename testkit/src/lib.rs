@@ -136,11 +136,22 @@ fn c_toolchain_works() -> bool {
         return false;
     }
     let src = dir.join("probe.c");
-    if std::fs::write(&src, "#include <stdio.h>\nint probe(void) { return puts(\"\"); }\n").is_err() {
+    if std::fs::write(
+        &src,
+        "#include <stdio.h>\nint probe(void) { return puts(\"\"); }\n",
+    )
+    .is_err()
+    {
         return false;
     }
     Command::new("clang")
-        .args(["--target=wasm32-wasi", "--sysroot=/usr", "-O2", "-mexec-model=reactor", "-o"])
+        .args([
+            "--target=wasm32-wasi",
+            "--sysroot=/usr",
+            "-O2",
+            "-mexec-model=reactor",
+            "-o",
+        ])
         .arg(dir.join("probe.wasm"))
         .arg(&src)
         .output()
@@ -183,7 +194,10 @@ pub fn ensure_python() -> Result<(), String> {
         if works() {
             Ok(())
         } else {
-            Err("python3 with venv and ensurepip is missing even after installing python3-venv".into())
+            Err(
+                "python3 with venv and ensurepip is missing even after installing python3-venv"
+                    .into(),
+            )
         }
     })
     .clone()

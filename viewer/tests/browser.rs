@@ -562,7 +562,8 @@ fn the_renderers_draw_their_games_documented_observations() {
         page.eval("document.body.classList.contains('empty')"),
         json!(true)
     );
-    let games: [(&str, fn(usize) -> Value); 5] = [
+    type MadeUpView = fn(usize) -> Value;
+    let games: [(&str, MadeUpView); 5] = [
         ("kore", kore_view),
         ("halite", halite_view),
         ("claim", grid_view),

@@ -104,11 +104,11 @@ fn each_seat_has_the_observation_its_bot_was_given() {
     let replay = engine_replay(2, 3, 10, quiet);
     let frames = frames(&replay).unwrap();
     let mut game = ludus_engine::new_game("planet-wars", &replay.setup, replay.seed, 3).unwrap();
-    for t in 0..4 {
+    for (t, frame) in frames.iter().take(4).enumerate() {
         for seat in 0..3 {
             let mut text = String::new();
             game.observation(seat, &mut text);
-            assert_eq!(frames[t].observations[seat], text, "turn {t} seat {seat}");
+            assert_eq!(frame.observations[seat], text, "turn {t} seat {seat}");
         }
         let answers = vec![Some(r#"{"moves":[]}"#); 3];
         game.step(&answers);

@@ -273,6 +273,32 @@ pub fn priority_order(priority: Seat) -> [Seat; PLAYERS] {
 }
 
 /// Placements from per-seat keys, higher is better; equal keys share a place.
+/// The end at the turn limit of a game scored in points: most points wins,
+/// equal points share a place, and a tie for first is a draw.
+pub fn points_outcome(points: &[u64], max_turns: u32) -> crate::Outcome {
+    let placements = placements_by(points);
+    let first: Vec<String> = (0..points.len())
+        .filter(|&s| placements[s] == 1)
+        .map(|s| s.to_string())
+        .collect();
+    let reason = if first.len() == 1 {
+        format!(
+            "turn limit ({max_turns}) reached: seat {} has the most points",
+            first[0]
+        )
+    } else {
+        format!(
+            "turn limit ({max_turns}) reached: a draw between seats {} on points",
+            first.join(", ")
+        )
+    };
+    crate::Outcome {
+        scores: points.iter().map(|&s| s as f64).collect(),
+        placements,
+        reason,
+    }
+}
+
 pub fn placements_by<K: PartialOrd>(keys: &[K]) -> Vec<u32> {
     keys.iter()
         .map(|k| 1 + keys.iter().filter(|o| *o > k).count() as u32)

@@ -208,27 +208,6 @@ impl Shields {
     /// is a draw). The score is the points.
     pub(crate) fn final_outcome(&self) -> Outcome {
         let scores: Vec<u64> = self.bots.iter().map(|b| b.score).collect();
-        let placements = grid::placements_by(&scores);
-        let first: Vec<String> = (0..PLAYERS)
-            .filter(|&s| placements[s] == 1)
-            .map(|s| s.to_string())
-            .collect();
-        let reason = if first.len() == 1 {
-            format!(
-                "turn limit ({}) reached: seat {} has the most points",
-                self.max_turns, first[0]
-            )
-        } else {
-            format!(
-                "turn limit ({}) reached: a draw between seats {} on points",
-                self.max_turns,
-                first.join(", ")
-            )
-        };
-        Outcome {
-            scores: scores.iter().map(|&s| s as f64).collect(),
-            placements,
-            reason,
-        }
+        grid::points_outcome(&scores, self.max_turns)
     }
 }

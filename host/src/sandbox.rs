@@ -292,7 +292,10 @@ fn engine_config(options: &SandboxOptions, pooling: bool) -> Config {
             .max_tables_per_component(COMPONENT_TABLES as u32)
             .max_memories_per_module(1)
             .max_tables_per_module(4)
-            .max_memory_size(options.max_memory_bytes as usize);
+            .max_memory_size(options.max_memory_bytes as usize)
+            // Bots run synchronously: no fiber stacks to reserve (the default
+            // maps 1000 of them, one guard page each, at every start-up).
+            .total_stacks(0);
         config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
     }
     config

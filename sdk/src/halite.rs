@@ -226,6 +226,24 @@ impl Board {
         dr.min(n - dr) + dc.min(n - dc)
     }
 
+    /// Moves from `from` to every cell, indexed by cell: one pass without
+    /// divisions, for strategies that score the whole board.
+    pub fn distances_from(self, from: usize) -> Vec<usize> {
+        let n = self.size;
+        let (fr, fc) = self.row_col(from);
+        let wrap = |a: usize, b: usize| {
+            let d = a.abs_diff(b);
+            d.min(n - d)
+        };
+        let cols: Vec<usize> = (0..n).map(|c| wrap(fc, c)).collect();
+        let mut out = Vec::with_capacity(n * n);
+        for r in 0..n {
+            let dr = wrap(fr, r);
+            out.extend(cols.iter().map(|dc| dr + dc));
+        }
+        out
+    }
+
     /// The moves from `from` that bring a ship one step closer to `to`.
     pub fn moves_towards(self, from: usize, to: usize) -> Vec<ShipAction> {
         let d = self.distance(from, to);
@@ -361,6 +379,13 @@ mod tests {
             vec![ShipAction::North, ShipAction::West]
         );
         assert!(b.moves_towards(7, 7).is_empty());
+        for from in [0, 7, 12, 24] {
+            let map = b.distances_from(from);
+            assert_eq!(map.len(), 25);
+            for (cell, d) in map.into_iter().enumerate() {
+                assert_eq!(d, b.distance(from, cell), "{from} to {cell}");
+            }
+        }
     }
 
     #[test]

@@ -72,17 +72,36 @@ impl Plan<'_> {
             .min()
     }
 
+    /// Per cell: the steps to our nearest shipyard (0 without one), and
+    /// whether a shipyard (ours or an enemy's) stands there. Worked out once
+    /// a turn, after this turn's conversion: every mining target needs them.
+    fn home_distances(&self) -> (Vec<f64>, Vec<bool>) {
+        let cells = self.board.size * self.board.size;
+        let mut back = vec![if self.yards.is_empty() { 0 } else { usize::MAX }; cells];
+        for &y in &self.yards {
+            for (b, d) in back.iter_mut().zip(self.board.distances_from(y)) {
+                *b = (*b).min(d);
+            }
+        }
+        let mut yard = self.enemy_yard.clone();
+        for &y in &self.yards {
+            yard[y] = true;
+        }
+        (back.into_iter().map(|d| d as f64).collect(), yard)
+    }
+
     /// The cell with the best halite per step of travel (and back).
-    fn mining_target(&self, ship: &Ship) -> usize {
+    fn mining_target(&self, ship: &Ship, back: &[f64], yard: &[bool]) -> usize {
         let halite = &self.turn.observation.halite;
+        let to = self.board.distances_from(ship.pos);
         let mut best = (f64::MIN, ship.pos);
         for (cell, &h) in halite.iter().enumerate() {
-            if self.targeted[cell] || self.yards.contains(&cell) || self.enemy_yard[cell] {
+            // A score is at most the cell's halite: a cell no richer than the
+            // best score so far cannot beat it.
+            if h <= best.0 || self.targeted[cell] || yard[cell] {
                 continue;
             }
-            let to = self.board.distance(ship.pos, cell) as f64;
-            let back = self.nearest_yard(cell).map_or(0.0, |(d, _)| d as f64);
-            let score = h / (1.0 + to + 0.5 * back);
+            let score = h / (1.0 + to[cell] as f64 + 0.5 * back[cell]);
             if score > best.0 {
                 best = (score, cell);
             }
@@ -192,6 +211,7 @@ impl Bot for Collector {
             plan.yards.push(s.pos);
         }
 
+        let (back, yard) = plan.home_distances();
         for ship in ships {
             if Some(ship.id.as_str()) == converted {
                 continue;
@@ -217,7 +237,7 @@ impl Bot for Collector {
             } else if here >= Collector::RICH_CELL && !plan.yards.contains(&ship.pos) {
                 ship.pos
             } else {
-                plan.mining_target(ship)
+                plan.mining_target(ship, &back, &yard)
             };
             plan.targeted[target] = true;
             plan.go(ship, target);

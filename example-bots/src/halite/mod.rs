@@ -1,5 +1,5 @@
-//! Halite IV bots: [`Idle`] (does nothing), [`Random`] (random legal
-//! orders) and [`Collector`] (a real strategy).
+//! Halite IV bots: [`Idle`] (does nothing), [`Random`] (the reference's
+//! built-in random agent, ported) and [`Collector`] (a real strategy).
 
 mod collector;
 mod idle;

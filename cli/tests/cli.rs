@@ -290,3 +290,86 @@ fn replay_html_of_a_missing_file_names_it() {
     assert!(text(&o).contains("gone.json"), "{}", text(&o));
     assert!(!dir.path().join("x.html").exists());
 }
+
+/// `ludus build-bot` turns a rule book's `def act(state)` file and a C file
+/// into bots that `ludus check` accepts, naming the kind it found, and that
+/// play a match against each other.
+#[test]
+fn build_bot_makes_python_and_c_bots_that_check_and_play() {
+    ludus_testkit::ensure_python().unwrap_or_else(|e| panic!("{e}"));
+    ludus_testkit::ensure_c_toolchain().unwrap_or_else(|e| panic!("{e}"));
+    let dir = tempfile::tempdir().unwrap();
+    let root = ludus_testkit::workspace_root();
+    let tools = ludus_testkit::tools_dir();
+    let build = |source: PathBuf, out: &str| {
+        let o = ludus_cmd(
+            &["build-bot", source.to_str().unwrap(), "-o", out],
+            dir.path(),
+        )
+        .env("LUDUS_TOOLS_DIR", &tools)
+        .output()
+        .expect("ludus runs");
+        let t = text(&o);
+        assert!(o.status.success(), "{t}");
+        assert!(dir.path().join(out).is_file(), "{t}");
+    };
+    build(root.join("example-bots/python/planet_wars.py"), "py.wasm");
+    build(root.join("example-bots/c/planet_wars.c"), "c.wasm");
+    for (file, kind) in [
+        ("py.wasm", "kind     component"),
+        ("c.wasm", "kind     core module"),
+    ] {
+        let o = ludus(&["check", file], dir.path());
+        let t = text(&o);
+        assert!(o.status.success(), "{t}");
+        assert!(t.contains(kind), "{t}");
+        assert!(t.contains("verdict  OK"), "{t}");
+    }
+    let o = ludus(
+        &[
+            "play",
+            "--game",
+            "planet-wars",
+            "--seed",
+            "3",
+            "--config",
+            r#"{"max_turns": 40}"#,
+            "--out",
+            "match.json",
+            "py.wasm",
+            "c.wasm",
+        ],
+        dir.path(),
+    );
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("faults"), "{t}");
+    let replay: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("match.json")).unwrap()).unwrap();
+    let turns = replay["turns"].as_array().unwrap();
+    assert!(!turns.is_empty());
+    for t in turns {
+        for s in t["seats"].as_array().unwrap() {
+            assert!(s.get("fault").is_none_or(|f| f.is_null()), "{s}");
+        }
+    }
+    for seat in 0..2 {
+        assert!(
+            turns.iter().any(|t| t["seats"][seat]["answer"]
+                .as_str()
+                .is_some_and(|a| a.contains("origin"))),
+            "seat {seat} sent ships at least once"
+        );
+    }
+}
+
+/// A source that is neither Python nor C is refused, naming the file.
+#[test]
+fn build_bot_refuses_an_unknown_language_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bot.rb"), "def act(state) end").unwrap();
+    let o = ludus(&["build-bot", "bot.rb", "-o", "bot.wasm"], dir.path());
+    let t = text(&o);
+    assert!(!o.status.success());
+    assert!(t.contains("bot.rb"), "{t}");
+}

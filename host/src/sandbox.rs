@@ -278,6 +278,9 @@ fn engine_config(options: &SandboxOptions, pooling: bool) -> Config {
         .relaxed_simd_deterministic(true)
         // (wasm threads are not even compiled in: shared memories are refused)
         .parallel_compilation(true);
+    config
+        .enable_incremental_compilation(crate::function_cache::FunctionCache::shared())
+        .expect("the compiler is enabled");
     if pooling {
         // Room for every bot to be a component (several core instances,
         // memories and tables each); slots cost address space, not memory.

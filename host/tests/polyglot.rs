@@ -145,6 +145,56 @@ fn python_and_c_bots_play_planet_wars_against_a_rust_bot_deterministically() {
     assert!(py.turns.iter().all(|t| t.seats[0].fuel > 0));
 }
 
+/// The grid games' sample bots, as the rule book gives them in Python, play
+/// their games exactly as the Rust ports of the same samples do.
+#[test]
+fn the_rule_books_python_sample_bots_play_every_grid_game() {
+    for game in ["claim", "loops", "shields"] {
+        let python = python_bot("example-bots/python", game);
+        assert_eq!(python.kind(), BotKind::Component);
+        let rust = bot(&format!("{game}_sample"));
+        let play = |seat0: &Arc<BotModule>| {
+            ludus_host::play(&ludus_host::MatchSpec {
+                game: game.into(),
+                config: serde_json::Value::Null,
+                seed: 3,
+                limits: Limits::default(),
+                bots: vec![seat0.clone(), rust.clone(), rust.clone(), rust.clone()],
+            })
+            .expect("the match is played")
+        };
+        let py = play(&python);
+        let rs = play(&rust);
+        assert!(py.outcome.is_some() && py.aborted.is_none(), "{game}");
+        assert_eq!(py.turns.len(), rs.turns.len(), "{game}");
+        for (p, r) in py.turns.iter().zip(&rs.turns) {
+            let s = &p.seats[0];
+            assert!(s.fault.is_none(), "{game} turn {}: {:?}", p.turn, s.fault);
+            assert!(
+                s.refused.is_empty(),
+                "{game} turn {}: {:?}",
+                p.turn,
+                s.refused
+            );
+            // A Python string goes out as it is (`EAST`), serde's as JSON
+            // (`"EAST"`); the game reads both alike.
+            let bare = |a: &Option<String>| a.as_deref().map(|a| a.trim_matches('"').to_string());
+            assert_eq!(
+                bare(&s.answer),
+                bare(&r.seats[0].answer),
+                "{game} turn {}",
+                p.turn
+            );
+            assert_eq!(p.state_hash, r.state_hash, "{game} turn {}", p.turn);
+        }
+        assert!(
+            answers(&py, 0).contains(&Some("EAST")),
+            "{game}: the sample walked east at least once"
+        );
+        assert_eq!(py.outcome, rs.outcome, "{game}");
+    }
+}
+
 #[test]
 fn check_says_which_kind_of_bot_it_found() {
     let limits = Limits::default();

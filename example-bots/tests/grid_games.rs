@@ -2,47 +2,15 @@
 //! and the SDK, and the example bots' strength, played natively through the
 //! engines (no sandbox).
 
-use ludus_engine::{new_game, Outcome};
+mod common;
+
+use common::{play_native, player, Player};
+use ludus_engine::new_game;
 use ludus_example_bots::{claim, loops, shields};
-use ludus_sdk::{play_turn, Bot};
+use ludus_sdk::Bot;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
-
-/// A seat's bot: observation JSON in, answer JSON out.
-type Player = Box<dyn FnMut(&str) -> String>;
-
-fn player<B: Bot>() -> Player {
-    let mut bot = B::default();
-    Box::new(move |obs| play_turn(&mut bot, obs))
-}
-
-/// Plays one match on the generated board of `seed`. The example bots only
-/// send legal actions, so no answer may be refused.
-fn play_native(game: &str, seed: u64, mut bots: Vec<Player>) -> Outcome {
-    let mut g = new_game(game, &Value::Null, seed, 4).expect("new game");
-    let mut obs = String::new();
-    loop {
-        if let Some(outcome) = g.outcome() {
-            return outcome;
-        }
-        let answers: Vec<String> = bots
-            .iter_mut()
-            .enumerate()
-            .map(|(seat, bot)| {
-                g.observation(seat, &mut obs);
-                bot(&obs)
-            })
-            .collect();
-        let refs: Vec<Option<&str>> = answers.iter().map(|a| Some(a.as_str())).collect();
-        let rejections = g.step(&refs);
-        assert!(
-            rejections.is_empty(),
-            "{game} seed {seed} turn {}: {rejections:?}",
-            g.turn()
-        );
-    }
-}
 
 /// One `Strong` against three `Weak`, over `seeds`, the strong bot's seat
 /// going round the table. Returns (outright wins, matches).
@@ -61,7 +29,7 @@ fn wins<Strong: Bot, Weak: Bot>(game: &str, seeds: std::ops::Range<u64>) -> (usi
                 }
             })
             .collect();
-        let o = play_native(game, seed, bots);
+        let o = play_native(game, &Value::Null, seed, bots);
         played += 1;
         let firsts = o.placements.iter().filter(|&&p| p == 1).count();
         if o.placements[seat] == 1 && firsts == 1 {
@@ -159,7 +127,7 @@ fn grid_matches_replay_exactly() {
             player::<loops::Strategy>(),
             player::<loops::Sample>(),
         ];
-        let o = play_native("loops", 3, bots);
+        let o = play_native("loops", &Value::Null, 3, bots);
         (o.placements, o.scores)
     };
     assert_eq!(run(), run());

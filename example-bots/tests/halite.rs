@@ -1,48 +1,17 @@
 //! The contract between the Halite engine and the SDK, and the example bots'
 //! strength, played natively through the engine (no sandbox).
 
+mod common;
+
+use common::{player, Player};
 use ludus_engine::halite::Halite;
 use ludus_engine::{Game, Outcome};
 use ludus_example_bots::halite::{Collector, Idle, Random};
 use ludus_sdk::halite::Turn;
-use ludus_sdk::{play_turn, Bot};
 use serde_json::Value;
 
-/// A seat's bot: observation JSON in, answer JSON out.
-type Player = Box<dyn FnMut(&str) -> String>;
-
-/// A fresh `B` answering as its wasm module would (parse, act, serialise).
-fn player<B: Bot>() -> Player {
-    let mut bot = B::default();
-    Box::new(move |obs| play_turn(&mut bot, obs))
-}
-
-/// Plays a whole match on `seed`, one bot per seat; every answer must be
-/// accepted whole (the example bots only give orders the engine carries out).
-fn play_native(seed: u64, mut bots: Vec<Player>) -> Outcome {
-    ludus_sdk::random::reseed(seed);
-    let mut game = Halite::from_config(&Value::Null, seed, bots.len()).expect("new game");
-    let mut obs = String::new();
-    loop {
-        if let Some(outcome) = game.outcome() {
-            return outcome;
-        }
-        let answers: Vec<String> = bots
-            .iter_mut()
-            .enumerate()
-            .map(|(seat, bot)| {
-                game.observation(seat, &mut obs);
-                bot(&obs)
-            })
-            .collect();
-        let answers: Vec<Option<&str>> = answers.iter().map(|a| Some(a.as_str())).collect();
-        let rejections = game.step(&answers);
-        assert!(
-            rejections.is_empty(),
-            "seed {seed}, step {}: refused {rejections:?}\nanswers: {answers:?}",
-            game.turn()
-        );
-    }
+fn play_native(seed: u64, bots: Vec<Player>) -> Outcome {
+    common::play_native("halite", &Value::Null, seed, bots)
 }
 
 #[test]

@@ -1,47 +1,30 @@
 //! The contract between the Kore engine and the SDK, and the example bots'
 //! strength, played natively through the engine (no sandbox).
 
-use ludus_engine::{new_game, Outcome};
+mod common;
+
+use common::{player, Player};
+use ludus_engine::Outcome;
 use ludus_example_bots::kore::{Idle, Miner, Random};
 use ludus_sdk::kore::Observation;
-use ludus_sdk::{play_turn, Bot};
 use serde_json::Value;
 
-type Player = Box<dyn FnMut(&str) -> String>;
-
-fn player<B: Bot>() -> Player {
-    let mut bot = B::default();
-    Box::new(move |obs| play_turn(&mut bot, obs))
-}
-
-/// Plays a full game of Kore (400 steps) on the board of `seed`. Every
+/// A full game of Kore (400 steps) on the board of `seed`. Every
 /// observation must read into the SDK's types, and no answer may put a
 /// seat out.
-fn play_native(seed: u64, mut bots: Vec<Player>) -> Outcome {
-    ludus_sdk::random::reseed(seed);
-    let mut game = new_game("kore", &Value::Null, seed, bots.len()).expect("new game");
-    let mut obs = String::new();
-    loop {
-        if let Some(outcome) = game.outcome() {
-            return outcome;
-        }
-        let mut answers = Vec::new();
-        for (seat, bot) in bots.iter_mut().enumerate() {
-            game.observation(seat, &mut obs);
-            let typed: Observation = serde_json::from_str(&obs)
+fn play_native(seed: u64, bots: Vec<Player>) -> Outcome {
+    common::play_native_with(
+        "kore",
+        &Value::Null,
+        seed,
+        bots,
+        |seat, obs| {
+            let typed: Observation = serde_json::from_str(obs)
                 .unwrap_or_else(|e| panic!("seed {seed}: the SDK cannot read {obs}: {e}"));
             assert_eq!(typed.observation.player, seat);
-            answers.push(bot(&obs));
-        }
-        let refs: Vec<Option<&str>> = answers.iter().map(|a| Some(a.as_str())).collect();
-        let rejections = game.step(&refs);
-        assert!(
-            rejections
-                .iter()
-                .all(|r| r.kind != "agent_error" && r.kind != "not_json"),
-            "seed {seed}: {rejections:?}"
-        );
-    }
+        },
+        |r| r.kind != "agent_error" && r.kind != "not_json",
+    )
 }
 
 fn wins(seeds: std::ops::Range<u64>, opponent: fn() -> Player) -> usize {

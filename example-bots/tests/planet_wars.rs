@@ -1,23 +1,17 @@
 //! The contract between the Planet Wars engine and the SDK, and the example
 //! bots' strength, played natively through the engine (no sandbox).
 
+mod common;
+
+use common::{player, Player};
 use ludus_engine::{new_game, Outcome};
 use ludus_example_bots::planet_wars::{Expander, Idle, Random};
 use ludus_sdk::planet_wars::{Moves, Observation};
-use ludus_sdk::{play_turn, Bot};
+use ludus_sdk::Bot;
 use serde_json::{json, Value};
 
 /// Turn cap for the matches here (the rule book's limit).
 const MAX_TURNS: u32 = 500;
-
-/// A seat's bot: observation JSON in, answer JSON out.
-type Player = Box<dyn FnMut(&str) -> String>;
-
-/// A fresh `B` answering as its wasm module would (parse, act, serialise).
-fn player<B: Bot>() -> Player {
-    let mut bot = B::default();
-    Box::new(move |obs| play_turn(&mut bot, obs))
-}
 
 /// A seat's bot on typed values, for checking the types themselves.
 type TypedPlayer = Box<dyn FnMut(&Observation) -> Moves>;
@@ -27,34 +21,14 @@ fn typed<B: Bot<Observation = Observation, Action = Moves>>() -> TypedPlayer {
     Box::new(move |obs| bot.act(obs))
 }
 
-/// Plays one match of Planet Wars on the generated map of `seed`, one bot per
-/// seat, and returns the outcome. Every answer must be accepted whole: the
-/// example bots only send valid moves.
-fn play_native(seed: u64, mut bots: Vec<Player>) -> Outcome {
-    ludus_sdk::random::reseed(seed);
-    let config = json!({ "max_turns": MAX_TURNS });
-    let mut game = new_game("planet-wars", &config, seed, bots.len()).expect("new game");
-    let mut obs = String::new();
-    loop {
-        if let Some(outcome) = game.outcome() {
-            return outcome;
-        }
-        let answers: Vec<String> = bots
-            .iter_mut()
-            .enumerate()
-            .map(|(seat, bot)| {
-                game.observation(seat, &mut obs);
-                bot(&obs)
-            })
-            .collect();
-        let answers: Vec<Option<&str>> = answers.iter().map(|a| Some(a.as_str())).collect();
-        let rejections = game.step(&answers);
-        assert!(
-            rejections.is_empty(),
-            "seed {seed}, turn {}: rejected {rejections:?}\nanswers: {answers:?}",
-            game.turn()
-        );
-    }
+/// One match of Planet Wars on the generated map of `seed`.
+fn play_native(seed: u64, bots: Vec<Player>) -> Outcome {
+    common::play_native(
+        "planet-wars",
+        &json!({ "max_turns": MAX_TURNS }),
+        seed,
+        bots,
+    )
 }
 
 #[test]

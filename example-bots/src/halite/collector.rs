@@ -75,7 +75,7 @@ impl Plan<'_> {
     /// Per cell: the steps to our nearest shipyard (0 without one), and
     /// whether a shipyard (ours or an enemy's) stands there. Worked out once
     /// a turn, after this turn's conversion: every mining target needs them.
-    fn home_distances(&self) -> (Vec<f64>, Vec<bool>) {
+    fn home_distances(&self) -> (Vec<usize>, Vec<bool>) {
         let cells = self.board.size * self.board.size;
         let mut back = vec![if self.yards.is_empty() { 0 } else { usize::MAX }; cells];
         for &y in &self.yards {
@@ -87,11 +87,11 @@ impl Plan<'_> {
         for &y in &self.yards {
             yard[y] = true;
         }
-        (back.into_iter().map(|d| d as f64).collect(), yard)
+        (back, yard)
     }
 
     /// The cell with the best halite per step of travel (and back).
-    fn mining_target(&self, ship: &Ship, back: &[f64], yard: &[bool]) -> usize {
+    fn mining_target(&self, ship: &Ship, back: &[usize], yard: &[bool]) -> usize {
         let halite = &self.turn.observation.halite;
         let to = self.board.distances_from(ship.pos);
         let mut best = (f64::MIN, ship.pos);
@@ -101,7 +101,7 @@ impl Plan<'_> {
             if h <= best.0 || self.targeted[cell] || yard[cell] {
                 continue;
             }
-            let score = h / (1.0 + to[cell] as f64 + 0.5 * back[cell]);
+            let score = h / (1.0 + to[cell] as f64 + 0.5 * back[cell] as f64);
             if score > best.0 {
                 best = (score, cell);
             }

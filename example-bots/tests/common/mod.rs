@@ -1,0 +1,59 @@
+//! Playing the example bots natively through an engine (no sandbox): each
+//! seat parses, acts and serialises as its wasm module would.
+#![allow(dead_code)]
+
+use ludus_engine::{new_game, Outcome, Rejection};
+use ludus_sdk::{play_turn, Bot};
+use serde_json::Value;
+
+/// A seat's bot: observation JSON in, answer JSON out.
+pub type Player = Box<dyn FnMut(&str) -> String>;
+
+/// A fresh `B` answering as its wasm module would.
+pub fn player<B: Bot>() -> Player {
+    let mut bot = B::default();
+    Box::new(move |obs| play_turn(&mut bot, obs))
+}
+
+/// Plays a whole match of `game` on `seed`, one bot per seat, with the bots'
+/// random stream seeded from `seed`. The example bots only give orders the
+/// engine carries out, so no answer may be refused.
+pub fn play_native(game: &str, config: &Value, seed: u64, bots: Vec<Player>) -> Outcome {
+    play_native_with(game, config, seed, bots, |_, _| {}, |_| false)
+}
+
+/// [`play_native`], showing `inspect` every observation (seat, text) before
+/// its bot sees it, and tolerating the refusals `refusal_ok` accepts.
+pub fn play_native_with(
+    game: &str,
+    config: &Value,
+    seed: u64,
+    mut bots: Vec<Player>,
+    mut inspect: impl FnMut(usize, &str),
+    refusal_ok: impl Fn(&Rejection) -> bool,
+) -> Outcome {
+    ludus_sdk::random::reseed(seed);
+    let mut g = new_game(game, config, seed, bots.len()).expect("new game");
+    let mut obs = String::new();
+    loop {
+        if let Some(outcome) = g.outcome() {
+            return outcome;
+        }
+        let answers: Vec<String> = bots
+            .iter_mut()
+            .enumerate()
+            .map(|(seat, bot)| {
+                g.observation(seat, &mut obs);
+                inspect(seat, &obs);
+                bot(&obs)
+            })
+            .collect();
+        let refs: Vec<Option<&str>> = answers.iter().map(|a| Some(a.as_str())).collect();
+        let refused: Vec<Rejection> = g.step(&refs);
+        assert!(
+            refused.iter().all(&refusal_ok),
+            "{game} seed {seed} turn {}: refused {refused:?}\nanswers: {answers:?}",
+            g.turn()
+        );
+    }
+}

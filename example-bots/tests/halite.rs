@@ -8,6 +8,7 @@ use ludus_engine::halite::Halite;
 use ludus_engine::{Game, Outcome};
 use ludus_example_bots::halite::{Collector, Idle, Random};
 use ludus_sdk::halite::Turn;
+use ludus_sdk::FromJson;
 use serde_json::Value;
 
 fn play_native(seed: u64, bots: Vec<Player>) -> Outcome {
@@ -28,14 +29,22 @@ fn sdk_types_read_every_observation_as_the_engine_holds_it() {
             })
             .collect();
         let mut text = String::new();
-        for _ in 0..80 {
-            if game.outcome().is_some() {
-                break;
-            }
+        let mut long_numbers = false;
+        while game.outcome().is_none() {
             let mut answers = Vec::new();
             for (seat, bot) in bots.iter_mut().enumerate() {
                 game.observation(seat, &mut text);
                 let turn: Turn = serde_json::from_str(&text).unwrap();
+                // The SDK's one-pass reader (what bots use) gives serde's
+                // value to the bit: Debug prints the shortest exact f64.
+                let fast = Turn::from_json(text.as_bytes()).unwrap();
+                assert_eq!(
+                    format!("{fast:?}"),
+                    format!("{turn:?}"),
+                    "turn {}",
+                    game.turn()
+                );
+                long_numbers |= has_a_number_of_16_digits_or_more(&text);
                 assert_eq!(turn.observation.player, seat);
                 assert_eq!(turn.observation.step, game.turn());
                 assert_eq!(turn.configuration.size, 21);
@@ -76,7 +85,15 @@ fn sdk_types_read_every_observation_as_the_engine_holds_it() {
             let rejections = game.step(&answers);
             assert!(rejections.is_empty(), "{rejections:?}");
         }
+        // Cargo and banks are float sums, written with up to 17 digits: the
+        // reader's slower exact path was taken too.
+        assert!(long_numbers, "{players} players: no long float was seen");
     }
+}
+
+fn has_a_number_of_16_digits_or_more(text: &str) -> bool {
+    text.split(|c: char| !c.is_ascii_digit() && c != '.')
+        .any(|n| n.chars().filter(char::is_ascii_digit).count() >= 16)
 }
 
 #[test]

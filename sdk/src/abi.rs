@@ -12,7 +12,7 @@
 //! state below lives in thread-locals (plain statics on `wasm32`): the input
 //! buffer (grown as needed, reused), the output buffer (reused) and the bot.
 
-use crate::Bot;
+use crate::{Bot, FromJson};
 
 /// Parses `observation`, asks `bot` and writes its answer as JSON into `out`
 /// (cleared first).
@@ -22,7 +22,7 @@ use crate::Bot;
 /// serialise.
 pub fn answer<B: Bot>(bot: &mut B, observation: &[u8], out: &mut Vec<u8>) {
     out.clear();
-    let action = match serde_json::from_slice::<B::Observation>(observation) {
+    let action = match B::Observation::from_json(observation) {
         Ok(obs) => bot.act(&obs),
         Err(e) => {
             eprintln!("ludus-sdk: could not read this turn's observation ({e}); doing nothing");

@@ -47,6 +47,8 @@ pub struct Observation {
     pub legal_actions: Vec<Action>,
 }
 
+impl crate::FromJson for Observation {}
+
 /// A bot.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Bot {

@@ -37,6 +37,8 @@ pub struct Observation {
     pub configuration: Configuration,
 }
 
+impl crate::FromJson for Observation {}
+
 /// Kaggle's `observation`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct Board {

@@ -47,6 +47,8 @@ pub struct Observation {
     pub expeditions: Vec<Expedition>,
 }
 
+impl crate::FromJson for Observation {}
+
 /// A planet. Planets never move.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Planet {

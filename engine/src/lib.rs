@@ -12,6 +12,7 @@ pub mod halite;
 pub mod kore;
 pub mod loops;
 pub mod planet_wars;
+pub mod pynum;
 pub mod pyrng;
 pub mod reference;
 pub mod registry;

@@ -27,7 +27,7 @@ fn kore_is_for_two_or_four_players() {
 fn config_overrides_upstream_fields_and_refuses_the_rest() {
     let g = Kore::from_config(&json!({"episodeSteps": 50, "spawnCost": 10}), 1, 2).unwrap();
     assert_eq!(g.config().episode_steps, 50);
-    assert!(!g.config().spawn_cost.is_float(), "an int stays an int");
+    assert!(g.config().spawn_cost.is_int(), "an int stays an int");
     for bad in [
         json!({"randomSeed": 3}),
         json!({"size": 2}),

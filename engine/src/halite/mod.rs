@@ -15,13 +15,13 @@
 //!
 //! then the reference's reward update and its turn limit.
 //!
-//! Submodules: [`num`] (Python ints and floats), [`board`] (the starting
-//! board), [`actions`] (answers), `rules` (the phases), `observation` (what
-//! a seat sees).
+//! Submodules: [`board`] (the starting board), [`actions`] (answers),
+//! `rules` (the phases), `observation` (what a seat sees). Python's ints and
+//! floats are [`crate::pynum`], shared with Kore.
 
 pub mod actions;
 pub mod board;
-pub mod num;
+
 mod observation;
 mod rules;
 
@@ -30,8 +30,8 @@ use std::fmt::Write;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+pub use crate::pynum::Num;
 pub use actions::Action;
-pub use num::Num;
 pub use rules::kind as rejection_kind;
 
 use crate::{EngineError, Game, GameInfo, Outcome, Rejection, Seat};

@@ -3,8 +3,8 @@
 
 use serde_json::Value;
 
-use super::num::Num;
 use super::INFO;
+use crate::pynum::Num;
 use crate::EngineError;
 
 /// Upstream's configuration (`kore_fleets.json`), with `randomSeed` from the
@@ -106,7 +106,7 @@ fn number(key: &str, v: &Value, max: f64) -> Result<Num, EngineError> {
         Value::Number(n) => n.as_f64().map(Num::Float),
         _ => None,
     };
-    n.filter(|n| n.f64() >= 0.0 && n.f64() <= max)
+    n.filter(|n| n.to_f64() >= 0.0 && n.to_f64() <= max)
         .ok_or_else(|| {
             config_error(format!(
             "`{key}` is {v}; it must be a number from 0 to {max} (an int stays an int, as upstream \

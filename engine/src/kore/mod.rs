@@ -12,13 +12,13 @@
 //!
 //! Submodules: `config` (upstream's configuration), `board` (the generated
 //! board), `pyparse` and `actions` (reading answers as upstream does),
-//! `rules` (the phases), `observation` (upstream's JSON), [`num`] (Python's
-//! ints, floats and `round`).
+//! `rules` (the phases), `observation` (upstream's JSON). Python's ints,
+//! floats and `round` are [`crate::pynum`], shared with Halite.
 
 mod actions;
 mod board;
 mod config;
-pub mod num;
+
 mod observation;
 mod pyparse;
 mod rules;
@@ -28,10 +28,10 @@ use std::fmt;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+pub use crate::pynum::{round3, Num};
 pub use actions::{kind as rejection_kind, read_value, Order, Reading};
 pub use board::{generate_kore, starting_positions};
 pub use config::Config;
-pub use num::{round3, Num};
 pub use pyparse::JsonValue;
 
 use crate::{EngineError, Game, GameInfo, Outcome, Rejection, Seat};
@@ -295,7 +295,7 @@ impl Kore {
         let mut game = Kore {
             players,
             step,
-            initial_kore: cells.iter().map(|c| c.f64() as i64).collect(),
+            initial_kore: cells.iter().map(|c| c.to_f64() as i64).collect(),
             reward: kore.iter().map(|&k| Some(k)).collect(),
             cells,
             kore,
@@ -381,7 +381,7 @@ impl Kore {
     /// null) below any eliminated one.
     fn score(&self, seat: Seat) -> f64 {
         match self.reward[seat] {
-            Some(r) => r.f64(),
+            Some(r) => r.to_f64(),
             None => -f64::from(self.config.episode_steps) - 1.0,
         }
     }
@@ -410,15 +410,15 @@ impl Game for Kore {
         let c = &self.config;
         serde_json::json!({
             "episodeSteps": c.episode_steps,
-            "actTimeout": c.act_timeout.to_json(),
-            "runTimeout": c.run_timeout.to_json(),
+            "actTimeout": c.act_timeout.to_json_value(),
+            "runTimeout": c.run_timeout.to_json_value(),
             "startingKore": c.starting_kore,
             "size": c.size,
-            "spawnCost": c.spawn_cost.to_json(),
+            "spawnCost": c.spawn_cost.to_json_value(),
             "convertCost": c.convert_cost,
-            "regenRate": c.regen_rate.to_json(),
+            "regenRate": c.regen_rate.to_json_value(),
             "maxRegenCellKore": c.max_regen_cell_kore,
-            "agentTimeout": c.agent_timeout.to_json(),
+            "agentTimeout": c.agent_timeout.to_json_value(),
             "kore": self.initial_kore,
         })
     }
@@ -550,7 +550,7 @@ impl Game for Kore {
     fn rewards(&self) -> Vec<Value> {
         self.reward
             .iter()
-            .map(|r| r.map_or(Value::Null, Num::to_json))
+            .map(|r| r.map_or(Value::Null, Num::to_json_value))
             .collect()
     }
 

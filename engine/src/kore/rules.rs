@@ -5,8 +5,8 @@
 //! player by player, each player's in the order they were made.
 
 use super::actions::{kind, read_answer, read_value, Answer, Order, Reading};
-use super::num::{round3, Num};
 use super::{Dir, Fleet, Kore, Shipyard, Status, Uid};
+use crate::pynum::{round3, Num};
 use crate::{Rejection, Seat};
 
 /// Turns controlled at which a shipyard's spawn cap rises by one:
@@ -146,9 +146,7 @@ impl Kore {
                     Reading::Order(order) => {
                         if let Order::Spawn(n) = &order {
                             // `spawn_cost * n` with a float cost: float(n) overflows.
-                            if !n.is_zero()
-                                && n.float_overflows
-                                && self.config.spawn_cost.is_float()
+                            if !n.is_zero() && n.float_overflows && !self.config.spawn_cost.is_int()
                             {
                                 raised.get_or_insert_with(|| {
                                     format!(
@@ -216,13 +214,13 @@ impl Kore {
                     }
                     let cap = max_spawn(self.shipyards[i].turns_controlled);
                     let cost = if n.magnitude <= cap {
-                        Some(self.config.spawn_cost.mul(Num::Int(n.magnitude as i64)))
+                        Some(self.config.spawn_cost * Num::Int(n.magnitude as i64))
                     } else {
                         None
                     };
                     match cost {
-                        Some(cost) if self.kore[seat].ge(cost) => {
-                            self.kore[seat] = self.kore[seat].sub(cost);
+                        Some(cost) if self.kore[seat] >= cost => {
+                            self.kore[seat] = self.kore[seat] - cost;
                             self.shipyards[i].ships += n.magnitude as i64;
                         }
                         _ => rejections.push(Rejection {
@@ -300,7 +298,7 @@ impl Kore {
                 && self.shipyard_on(f.pos).is_none()
             {
                 let (pos, ships, kore) = (f.pos, f.ships, f.kore);
-                self.kore[seat] = self.kore[seat].add(kore);
+                self.kore[seat] = self.kore[seat] + kore;
                 self.fleets[i].alive = false;
                 self.add_shipyard(seat, pos, ships - self.config.convert_cost, 0);
                 continue;
@@ -366,7 +364,7 @@ impl Kore {
                 let (kore, ships) = (self.fleets[other].kore, self.fleets[other].ships);
                 self.fleets[other].alive = false;
                 let k = &mut self.fleets[keep];
-                k.kore = k.kore.add(kore);
+                k.kore = k.kore + kore;
                 k.ships += ships;
             }
         }
@@ -426,7 +424,7 @@ impl Kore {
                     self.fleets[i].alive = false;
                     let kore = self.fleets[i].kore;
                     let w = &mut self.fleets[winner];
-                    w.kore = w.kore.add(kore);
+                    w.kore = w.kore + kore;
                 }
             } else {
                 let shipyard_owner = self.shipyard_on(pos).map(|s| self.shipyards[s].owner);
@@ -434,8 +432,8 @@ impl Kore {
                     self.fleets[i].alive = false;
                     let kore = self.fleets[i].kore;
                     match shipyard_owner {
-                        Some(owner) => self.kore[owner] = self.kore[owner].add(kore),
-                        None => self.cells[pos] = self.cells[pos].add(kore),
+                        Some(owner) => self.kore[owner] = self.kore[owner] + kore,
+                        None => self.cells[pos] = self.cells[pos] + kore,
                     }
                 }
             }
@@ -465,11 +463,11 @@ impl Kore {
                 self.shipyards[s].alive = false;
                 self.shipyard_at[pos] = 0;
                 self.add_shipyard(attacker, pos, surplus, 1);
-                self.kore[attacker] = self.kore[attacker].add(kore);
+                self.kore[attacker] = self.kore[attacker] + kore;
             } else {
                 let owner = sy.owner;
                 self.shipyards[s].ships -= ships;
-                self.kore[owner] = self.kore[owner].add(kore);
+                self.kore[owner] = self.kore[owner] + kore;
             }
             self.delete_fleet(f);
         }
@@ -490,7 +488,7 @@ impl Kore {
                 continue;
             }
             let (owner, ships, kore) = (sy.owner, self.fleets[f].ships, self.fleets[f].kore);
-            self.kore[owner] = self.kore[owner].add(kore);
+            self.kore[owner] = self.kore[owner] + kore;
             self.shipyards[s].ships += ships;
             self.delete_fleet(f);
         }
@@ -537,10 +535,10 @@ impl Kore {
             let victim = &self.fleets[*v];
             if damage >= victim.ships {
                 let pos = victim.pos;
-                let half = victim.kore.div(Num::Int(2));
-                self.cells[pos] = self.cells[pos].add(half);
+                let half = victim.kore / Num::Int(2);
+                self.cells[pos] = self.cells[pos] + half;
                 for &(a, dmg) in attackers {
-                    let share = half.mul(Num::Int(dmg)).div(Num::Int(damage));
+                    let share = half * Num::Int(dmg) / Num::Int(damage);
                     let slot = match shares.iter().position(|(x, _)| *x == a) {
                         Some(k) => k,
                         None => {
@@ -563,12 +561,12 @@ impl Kore {
                 // Python's sum() starts from the int 0.
                 let total = by_cell
                     .iter()
-                    .fold(Num::Int(0), |acc, (_, kore)| acc.add(*kore));
+                    .fold(Num::Int(0), |acc, (_, kore)| acc + *kore);
                 let f = &mut self.fleets[a];
-                f.kore = f.kore.add(total);
+                f.kore = f.kore + total;
             } else {
                 for (cell, kore) in by_cell {
-                    self.cells[cell] = self.cells[cell].add(kore);
+                    self.cells[cell] = self.cells[cell] + kore;
                 }
             }
         }
@@ -581,10 +579,10 @@ impl Kore {
                 continue;
             }
             let cell = &mut self.cells[f.pos];
-            let delta = round3(cell.f64() * collection_rate(f.ships).min(0.99));
+            let delta = round3(cell.to_f64() * collection_rate(f.ships).min(0.99));
             if delta > 0.0 {
-                f.kore = f.kore.add(Num::Float(delta));
-                *cell = cell.sub(Num::Float(delta));
+                f.kore = f.kore + Num::Float(delta);
+                *cell = *cell - Num::Float(delta);
             }
         }
     }
@@ -592,14 +590,14 @@ impl Kore {
     /// Phase 10: every cell with neither fleet nor shipyard and less than
     /// `maxRegenCellKore` grows to round(kore × (1 + regenRate), 3).
     pub(crate) fn regenerate_kore(&mut self) {
-        let factor = Num::Int(1).add(self.config.regen_rate);
+        let factor = Num::Int(1) + self.config.regen_rate;
         let cap = Num::Int(self.config.max_regen_cell_kore);
         for (i, cell) in self.cells.iter_mut().enumerate() {
             if self.fleet_at[i] != 0 || self.shipyard_at[i] != 0 {
                 continue;
             }
-            if cell.lt(cap) {
-                *cell = cell.mul(factor).round3();
+            if *cell < cap {
+                *cell = (*cell * factor).round3();
             }
         }
     }

@@ -1,12 +1,15 @@
-//! Python numbers, as the reference computes with them.
+//! Python numbers, as the Kaggle reference engines (Kore, Halite) compute
+//! with them.
 //!
-//! The reference mixes Python `int` and `float` in one halite list (the
-//! regeneration cap `min(x, 500)` returns the int 500, everything else is a
-//! float), and prints them differently (`500` against `500.0`). [`Num`] keeps
-//! that flag and applies Python's rules: int op int is an int, anything with a
-//! float is a float, comparisons between the two are exact, `min`/`max`
-//! return the first argument on ties, `int()` truncates, and `round(x, 3)` is
-//! the exact decimal round-half-even of the binary value.
+//! The references mix Python `int` and `float` in one board (Halite's
+//! regeneration cap `min(x, 500)` returns the int 500, and a Kore cell starts
+//! as an int and turns float when it regenerates), and print them
+//! differently (`500` against `500.0`). [`Num`] keeps that flag and applies
+//! Python's rules: int op int is an int, anything with a float is a float,
+//! true division is a float, comparisons between the two are exact,
+//! `min`/`max` return the first argument on ties, `int()` truncates, and
+//! `round(x, 3)` is the exact decimal round-half-even of the binary value.
+//! Both games' fidelity tests (`fidelity/tests/`) guard this module.
 
 use std::cmp::Ordering;
 use std::fmt::Write;
@@ -14,7 +17,8 @@ use std::fmt::Write;
 /// A Python `int` or `float`.
 ///
 /// Ints are `i64`: the config bounds keep every quantity of a game far below
-/// 2^62, so the wrapping arithmetic below never wraps in practice.
+/// 2^53, so ints convert to floats exactly and the saturating arithmetic
+/// below never saturates in practice.
 #[derive(Debug, Clone, Copy)]
 pub enum Num {
     Int(i64),
@@ -71,7 +75,7 @@ impl std::ops::Add for Num {
     /// `a + b`.
     fn add(self, other: Num) -> Num {
         match (self, other) {
-            (Num::Int(a), Num::Int(b)) => Num::Int(a.wrapping_add(b)),
+            (Num::Int(a), Num::Int(b)) => Num::Int(a.saturating_add(b)),
             _ => Num::Float(self.to_f64() + other.to_f64()),
         }
     }
@@ -82,7 +86,7 @@ impl std::ops::Sub for Num {
     /// `a - b`.
     fn sub(self, other: Num) -> Num {
         match (self, other) {
-            (Num::Int(a), Num::Int(b)) => Num::Int(a.wrapping_sub(b)),
+            (Num::Int(a), Num::Int(b)) => Num::Int(a.saturating_sub(b)),
             _ => Num::Float(self.to_f64() - other.to_f64()),
         }
     }
@@ -93,13 +97,30 @@ impl std::ops::Mul for Num {
     /// `a * b`.
     fn mul(self, other: Num) -> Num {
         match (self, other) {
-            (Num::Int(a), Num::Int(b)) => Num::Int(a.wrapping_mul(b)),
+            (Num::Int(a), Num::Int(b)) => Num::Int(a.saturating_mul(b)),
             _ => Num::Float(self.to_f64() * other.to_f64()),
         }
     }
 }
 
+impl std::ops::Div for Num {
+    type Output = Num;
+    /// `a / b`: Python's true division is always a float; for ints below
+    /// 2^53 it is the correctly rounded quotient, as here.
+    fn div(self, other: Num) -> Num {
+        Num::Float(self.to_f64() / other.to_f64())
+    }
+}
+
 impl Num {
+    pub const ZERO: Num = Num::Int(0);
+
+    /// Python's comparison as an `Ordering`, for sorting (NaN, which the
+    /// games never make, counts as equal).
+    pub fn cmp_num(self, other: Num) -> Ordering {
+        self.partial_cmp(&other).unwrap_or(Ordering::Equal)
+    }
+
     /// `float(x)` (ints round to the nearest float, as Python's do).
     pub fn to_f64(self) -> f64 {
         match self {
@@ -186,7 +207,7 @@ impl Num {
 
 /// Python's `round(x, 3)` for a float.
 ///
-/// For `0 <= x < 2^53 / 1000` (every halite value) the decimal digits are
+/// For `0 <= x < 2^53 / 1000` (every halite and kore value) the decimal digits are
 /// computed exactly in integers: with `x = m * 2^e`, `x * 1000` is
 /// `m * 1000 * 2^e`, which fits a `u64`, so the half-even rounding to an
 /// integer `n` is exact, and `n / 1000` (both exact floats) is the correctly
@@ -325,6 +346,13 @@ mod tests {
             (1e300, "1e+300"),
             (0.1 + 0.2, "0.30000000000000004"),
             (123.456, "123.456"),
+            (38.76, "38.76"),
+            (7.142857142857143e-05, "7.142857142857143e-05"),
+            (1.5e16, "1.5e+16"),
+            (123456.789, "123456.789"),
+            (-2.5, "-2.5"),
+            (1e22, "1e+22"),
+            (5e-324, "5e-324"),
         ];
         for (x, want) in cases {
             assert_eq!(repr(x), want, "repr of {x:e}");
@@ -364,6 +392,11 @@ mod tests {
         assert_eq!(round3(5e-324), 0.0);
         assert_eq!(round3(510.0), 510.0);
         assert_eq!(round3(1e15), 1e15);
+        assert_eq!(round3(9.5625), 9.562);
+        assert_eq!(round3(38.0 * 1.02), 38.76);
+        assert_eq!(round3(-9.5625), -9.562);
+        assert_eq!(round3(1e300), 1e300);
+        assert_eq!(round3(1e-300), 0.0);
     }
 
     #[test]
@@ -398,5 +431,9 @@ mod tests {
         assert!(Num::py_min(Num::Float(510.0), Num::Int(500)).is_int());
         assert!(!Num::py_max(Num::Float(0.0), Num::Int(0)).is_int());
         assert!(matches!(Num::Float(-2.7).int(), Num::Int(-2)));
+        // True division is a float, even of ints.
+        assert!(!(Num::Int(4) / Num::Int(2)).is_int());
+        assert_eq!((Num::Int(1) / Num::Int(3)).to_f64(), 1.0 / 3.0);
+        assert_eq!(Num::Int(2).cmp_num(Num::Float(2.5)), Ordering::Less);
     }
 }

@@ -6,7 +6,7 @@
 //!
 //! `cargo bench -p ludus-host --bench sandbox`
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use ludus_host::seat::SeatRunner;
 use ludus_host::wasi::BotIo;
 use ludus_host::{Limits, MatchSpec, Sandbox, SandboxOptions};
@@ -224,14 +224,23 @@ fn polyglot(c: &mut Criterion, sandbox: &Sandbox, obs: &str) {
     }
 
     let py = sandbox.load("planet_wars_py", &python).unwrap();
+    let instantiate = || {
+        let io = BotIo::new(ludus_engine::rng::stream(0, "bench"), 16, 16);
+        let mut r = SeatRunner::new(py.clone(), &limits, io);
+        r.instantiate().unwrap();
+        r
+    };
     c.bench_function("instantiate a bot for a match (Python component)", |b| {
-        b.iter(|| {
-            let io = BotIo::new(ludus_engine::rng::stream(0, "bench"), 16, 16);
-            let mut r = SeatRunner::new(py.clone(), &limits, io);
-            r.instantiate().unwrap();
-            r
-        })
+        b.iter(instantiate)
     });
+    // The same, with the instance's teardown (returning its memory to the
+    // pool) left out of the timing: what a match waits for before turn 1.
+    c.bench_function(
+        "instantiate a bot for a match, teardown apart (Python component)",
+        // One instance per batch: a batch's instances stay alive until it
+        // ends, and a Python component takes several of the pool's slots.
+        |b| b.iter_batched(|| (), |()| instantiate(), BatchSize::PerIteration),
+    );
 
     let c_wasm = c_planet_wars();
     eprintln!("c module: {} bytes", c_wasm.len());

@@ -58,6 +58,20 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// `[ item, ... ]` into a vector with room for `capacity` items.
+    fn list<T>(
+        &mut self,
+        capacity: usize,
+        mut item: impl FnMut(&mut Self) -> Option<T>,
+    ) -> Option<Vec<T>> {
+        let mut items = Vec::with_capacity(capacity);
+        self.array(|r| {
+            items.push(item(r)?);
+            Some(())
+        })?;
+        Some(items)
+    }
+
     /// Skips whitespace, then takes `byte`.
     fn eat(&mut self, byte: u8) -> Option<()> {
         self.ws();
@@ -229,22 +243,8 @@ impl<'a> Reader<'a> {
             (None, None, None, None, None);
         self.object(|r, key| {
             match key {
-                b"halite" if halite.is_none() => {
-                    let mut cells = Vec::with_capacity(441);
-                    r.array(|r| {
-                        cells.push(r.number()?);
-                        Some(())
-                    })?;
-                    halite = Some(cells);
-                }
-                b"players" if players.is_none() => {
-                    let mut list = Vec::with_capacity(4);
-                    r.array(|r| {
-                        list.push(r.player()?);
-                        Some(())
-                    })?;
-                    players = Some(list);
-                }
+                b"halite" if halite.is_none() => halite = Some(r.list(441, Self::number)?),
+                b"players" if players.is_none() => players = Some(r.list(4, Self::player)?),
                 b"player" if player.is_none() => {
                     player = Some(usize::try_from(r.integer()?).ok()?);
                 }

@@ -1,18 +1,24 @@
 //! A one-pass reader for the Halite turn the host sends.
 //!
 //! Most of a Halite observation is the 441-number `halite` list, and reading
-//! it through serde costs a bot most of its turn under fuel (about 230 000
-//! instructions out of 280 000 for a random bot). This reader walks the text
-//! once and builds the [`Turn`] directly. It only takes the plain shapes the
-//! host writes: ASCII, no escapes, no negative numbers, each field once. On anything else it gives up and
-//! [`Turn::from_json`] asks serde_json, so the result is always serde_json's:
-//! the same values to the bit, and serde's error messages for bad input.
+//! it through serde cost a bot most of its turn (about 230 000 of a random
+//! bot's 280 000 fuel). This reader walks the text once and builds the
+//! [`Turn`] directly. It only takes the plain shape the host writes: ASCII,
+//! no escapes, no negative numbers, each field once, nothing after the value.
+//! On anything else it gives up and
+//! [`FromJson::from_json`](crate::FromJson::from_json) asks serde_json, so a
+//! bot always gets serde_json's result: the same values to the bit, and
+//! serde_json's error messages for bad input.
 
 use super::{Configuration, Observation, Player, Ship, Shipyard, Turn};
 
 /// Reads `json` if it has the plain shape; `None` means "ask serde_json".
 pub(super) fn read_turn(json: &[u8]) -> Option<Turn> {
-    let mut r = Reader { s: json, i: 0 };
+    let mut r = Reader {
+        s: json,
+        i: 0,
+        depth: 0,
+    };
     let mut observation = None;
     let mut configuration = None;
     r.object(|r, key| {
@@ -43,6 +49,8 @@ pub(super) fn read_turn(json: &[u8]) -> Option<Turn> {
 struct Reader<'a> {
     s: &'a [u8],
     i: usize,
+    /// Arrays and objects open around the value being skipped.
+    depth: u32,
 }
 
 impl<'a> Reader<'a> {
@@ -219,11 +227,14 @@ impl<'a> Reader<'a> {
     }
 
     /// Steps over any value, checking only what the plain shape needs.
+    /// Nesting deeper than serde_json's own limit (128) is left to serde_json
+    /// (which refuses it), so this recursion stays shallow.
     fn skip_value(&mut self) -> Option<()> {
         self.ws();
         match self.peek()? {
-            b'{' => self.object(|r, _| r.skip_value()),
-            b'[' => self.array(Self::skip_value),
+            b'{' | b'[' if self.depth >= 100 => None,
+            b'{' => self.nested(|r| r.object(|r, _| r.skip_value())),
+            b'[' => self.nested(|r| r.array(Self::skip_value)),
             b'"' => self.string().map(drop),
             b'0'..=b'9' => self.number().map(drop),
             b't' => self.literal(b"true"),
@@ -231,6 +242,13 @@ impl<'a> Reader<'a> {
             b'n' => self.literal(b"null"),
             _ => None,
         }
+    }
+
+    fn nested(&mut self, value: impl FnOnce(&mut Self) -> Option<()>) -> Option<()> {
+        self.depth += 1;
+        let read = value(self);
+        self.depth -= 1;
+        read
     }
 
     fn literal(&mut self, word: &[u8]) -> Option<()> {
@@ -385,6 +403,11 @@ mod tests {
             turn("1", "0") + "x", // trailing text
             String::from("[1]"),
             String::new(),
+            // Nested past serde_json's limit in an unknown field.
+            turn("1", "0").replace(
+                r#""agentTimeout":60"#,
+                &format!(r#""deep":{}{}"#, "[".repeat(200), "]".repeat(200)),
+            ),
         ];
         for text in cases {
             assert!(read_turn(text.as_bytes()).is_none(), "took {text}");

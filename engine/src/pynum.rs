@@ -323,6 +323,16 @@ fn write_float_debug(x: f64, out: &mut String) {
 mod tests {
     use super::*;
 
+    /// 200 000 steps of a fixed LCG: (step, state).
+    fn sweep(seed: u64) -> impl Iterator<Item = (u64, u64)> {
+        (0..200_000u64).scan(seed, |state, i| {
+            *state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            Some((i, *state))
+        })
+    }
+
     fn repr(x: f64) -> String {
         let mut s = String::new();
         write_float_repr(x, &mut s);
@@ -361,11 +371,7 @@ mod tests {
 
     #[test]
     fn fast_repr_agrees_with_the_shortest_digits() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        for i in 0..200_000u64 {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1);
+        for (i, state) in sweep(0x2545_f491_4f6c_dd1d) {
             let x = match i % 3 {
                 0 => round3((state >> 11) as f64 / (1u64 << 53) as f64 * 600.0),
                 1 => round3((state >> 20) as f64 / 7.0),
@@ -403,11 +409,7 @@ mod tests {
     fn fast_round3_agrees_with_decimal_formatting() {
         // A fixed pseudo-random sweep over the range halite values take,
         // including values near ties.
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        for i in 0..200_000u64 {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1);
+        for (i, state) in sweep(0x9e37_79b9_7f4a_7c15) {
             let x = match i % 4 {
                 0 => (state >> 11) as f64 / (1u64 << 53) as f64 * 600.0,
                 1 => ((state >> 40) as f64 + 0.5) / 1000.0,

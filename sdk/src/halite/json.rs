@@ -103,42 +103,38 @@ impl<'a> Reader<'a> {
 
     /// `{ "key": value, ... }`, calling `field` with the reader on each value.
     fn object(&mut self, mut field: impl FnMut(&mut Self, &'a [u8]) -> Option<()>) -> Option<()> {
-        self.eat(b'{')?;
-        self.ws();
-        if self.peek()? == b'}' {
-            self.i += 1;
-            return Some(());
-        }
-        loop {
-            let key = self.string()?;
-            self.eat(b':')?;
-            field(self, key)?;
-            self.ws();
-            match self.peek()? {
-                b',' => self.i += 1,
-                b'}' => {
-                    self.i += 1;
-                    return Some(());
-                }
-                _ => return None,
-            }
-        }
+        self.sequence(b'{', b'}', |r| {
+            let key = r.string()?;
+            r.eat(b':')?;
+            field(r, key)
+        })
     }
 
     /// `[ value, ... ]`, calling `element` with the reader on each value.
-    fn array(&mut self, mut element: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
-        self.eat(b'[')?;
+    fn array(&mut self, element: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        self.sequence(b'[', b']', element)
+    }
+
+    /// `open item, item, ... close` (or just `open close`), calling `item`
+    /// for each.
+    fn sequence(
+        &mut self,
+        open: u8,
+        close: u8,
+        mut item: impl FnMut(&mut Self) -> Option<()>,
+    ) -> Option<()> {
+        self.eat(open)?;
         self.ws();
-        if self.peek()? == b']' {
+        if self.peek()? == close {
             self.i += 1;
             return Some(());
         }
         loop {
-            element(self)?;
+            item(self)?;
             self.ws();
             match self.peek()? {
                 b',' => self.i += 1,
-                b']' => {
+                b if b == close => {
                     self.i += 1;
                     return Some(());
                 }

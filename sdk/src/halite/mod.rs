@@ -281,26 +281,25 @@ impl Turn {
         &self.observation.players[self.observation.player]
     }
 
-    /// Every other player's ships.
-    pub fn enemy_ships(&self) -> impl Iterator<Item = &Ship> + '_ {
+    /// Every other player, in seat order.
+    pub fn enemies(&self) -> impl Iterator<Item = &Player> + '_ {
         let me = self.observation.player;
         self.observation
             .players
             .iter()
             .enumerate()
             .filter(move |(seat, _)| *seat != me)
-            .flat_map(|(_, p)| p.ships.iter())
+            .map(|(_, p)| p)
+    }
+
+    /// Every other player's ships.
+    pub fn enemy_ships(&self) -> impl Iterator<Item = &Ship> + '_ {
+        self.enemies().flat_map(|p| p.ships.iter())
     }
 
     /// Every other player's shipyards.
     pub fn enemy_shipyards(&self) -> impl Iterator<Item = &Shipyard> + '_ {
-        let me = self.observation.player;
-        self.observation
-            .players
-            .iter()
-            .enumerate()
-            .filter(move |(seat, _)| *seat != me)
-            .flat_map(|(_, p)| p.shipyards.iter())
+        self.enemies().flat_map(|p| p.shipyards.iter())
     }
 }
 

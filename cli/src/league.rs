@@ -32,6 +32,13 @@ pub fn submit(path: &Path, name: &str, game: &str, db: &Path) -> Result<()> {
         );
     }
     let wasm = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    // The store keys bots by the hash of the bytes it holds.
+    if ludus_host::sandbox::sha256_hex(&wasm) != report.sha256 {
+        bail!(
+            "{} changed while it was being checked; submit it again",
+            path.display()
+        );
+    }
     let now = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
     let mut store = open(db)?;
     let s = store.submit(name, game, &wasm, &report.sha256, &now)?;

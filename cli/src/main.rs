@@ -626,9 +626,8 @@ fn verify(path: &Path, mut dirs: Vec<PathBuf>) -> Result<()> {
         .iter()
         .zip(&replay.seats)
         .map(|(p, info)| {
-            let bytes = std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?;
             sandbox
-                .load(&info.name, &bytes)
+                .load_file_named(&info.name, p)
                 .with_context(|| format!("cannot use {} as a bot", p.display()))
         })
         .collect::<Result<Vec<_>>>()?;

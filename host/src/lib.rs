@@ -10,6 +10,7 @@ pub mod build;
 pub mod check;
 pub mod component;
 pub mod fault;
+mod file_memo;
 mod function_cache;
 pub mod limits;
 pub mod play;

@@ -4,6 +4,7 @@
 //! world; the header of the bytes says which.
 
 use crate::component::{self, ComponentState};
+use crate::file_memo::{FileMemo, Stamp};
 use crate::limits::Limits;
 use crate::wasi::{self, BotState};
 use sha2::{Digest, Sha256};
@@ -14,8 +15,14 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use wasmtime::{
     Config, Engine, ExternType, InstanceAllocationStrategy, InstancePre, Linker, Module, OptLevel,
-    PoolingAllocationConfig, ResourceLimiter, ValType,
+    PoolingAllocationConfig, Precompiled, ResourceLimiter, ValType,
 };
+
+/// A bot compiled by this engine, of either kind.
+enum Compiled {
+    Core(Module),
+    Component(wasmtime::component::Component),
+}
 
 /// The exact wasmtime version every replay records: fuel accounting, and so
 /// every limit, may change between versions.
@@ -383,90 +390,184 @@ impl Sandbox {
 
     /// Loads a bot from a `.wasm` file; its name is the file name without `.wasm`.
     pub fn load_file(&self, path: &Path) -> Result<Arc<BotModule>, LoadError> {
-        let bytes = std::fs::read(path).map_err(|source| LoadError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
         let name = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "bot".into());
-        self.load(&name, &bytes)
+        self.load_file_named(&name, path)
+    }
+
+    /// Loads the bot in the `.wasm` file at `path` under `name`. A file
+    /// unchanged since an earlier load whose compiled form is cached is
+    /// neither read nor hashed again: its sha256 is remembered by its
+    /// metadata, as git remembers what its files hold.
+    pub fn load_file_named(&self, name: &str, path: &Path) -> Result<Arc<BotModule>, LoadError> {
+        let read_err = |source| LoadError::Read {
+            path: path.to_path_buf(),
+            source,
+        };
+        let memo = self.options.cache_dir.as_deref().map(FileMemo::new);
+        let before = std::fs::metadata(path).map_err(read_err)?;
+        if let Some(sha256) = memo.as_ref().and_then(|m| m.sha256(path, &before)) {
+            if let Some(bot) = self.load_compiled(name, &sha256)? {
+                return Ok(bot);
+            }
+        }
+        let bytes = std::fs::read(path).map_err(read_err)?;
+        let bot = self.load(name, &bytes)?;
+        // Recorded only if the file did not change while it was read.
+        if let Some(memo) = memo {
+            let after = std::fs::metadata(path).map_err(read_err)?;
+            if Stamp::of(&before).is_some() && Stamp::of(&before) == Stamp::of(&after) {
+                memo.record(path, &after, &bot.sha256);
+            }
+        }
+        Ok(bot)
     }
 
     /// Checks, compiles (once per process, and cached on disk) and pre-links
     /// a bot: a core module or a component, told apart by the header.
     pub fn load(&self, name: &str, wasm: &[u8]) -> Result<Arc<BotModule>, LoadError> {
         let sha256 = sha256_hex(wasm);
-        let bot = |pre| {
-            Arc::new(BotModule {
-                name: name.to_string(),
-                sha256: sha256.clone(),
-                pre,
-            })
-        };
-        if let Some(hit) = self.compiled.lock().expect("not poisoned").get(&sha256) {
-            return Ok(bot(hit.clone()));
+        if let Some(bot) = self.load_compiled(name, &sha256)? {
+            return Ok(bot);
         }
-        let pre = if wasmparser::Parser::is_component(wasm) {
-            self.load_component(name, wasm, &sha256)?
-        } else {
-            self.load_core(name, wasm, &sha256)?
+        let compiled = self.compile(name, wasm, &sha256)?;
+        self.prepare(name, &sha256, compiled)
+    }
+
+    /// Loads the bot whose bytes hash to `sha256` if it is compiled already,
+    /// in this process or in the disk cache; `None` if it must be compiled
+    /// from its bytes. The caller vouches for `sha256` (a store keyed by it,
+    /// a file's recorded hash): it becomes the bot's identity in replays.
+    pub fn load_compiled(
+        &self,
+        name: &str,
+        sha256: &str,
+    ) -> Result<Option<Arc<BotModule>>, LoadError> {
+        if let Some(pre) = self.compiled.lock().expect("not poisoned").get(sha256) {
+            return Ok(Some(Arc::new(BotModule {
+                name: name.to_string(),
+                sha256: sha256.to_string(),
+                pre: pre.clone(),
+            })));
+        }
+        match self.cached(sha256) {
+            Some(compiled) => self.prepare(name, sha256, compiled).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Checks and pre-links a compiled bot, and keeps it for the process.
+    fn prepare(
+        &self,
+        name: &str,
+        sha256: &str,
+        compiled: Compiled,
+    ) -> Result<Arc<BotModule>, LoadError> {
+        let pre = match &compiled {
+            Compiled::Core(module) => self.prepare_core(name, module)?,
+            Compiled::Component(component) => self.prepare_component(name, component)?,
         };
         self.compiled
             .lock()
             .expect("not poisoned")
-            .insert(sha256.clone(), pre.clone());
-        Ok(bot(pre))
+            .insert(sha256.to_string(), pre.clone());
+        Ok(Arc::new(BotModule {
+            name: name.to_string(),
+            sha256: sha256.to_string(),
+            pre,
+        }))
     }
 
-    fn load_core(&self, name: &str, wasm: &[u8], sha256: &str) -> Result<BotPre, LoadError> {
-        let compile_err = |reason: String| LoadError::Compile {
+    /// Compiles a bot's bytes, and stores the result in the disk cache.
+    fn compile(&self, name: &str, wasm: &[u8], sha256: &str) -> Result<Compiled, LoadError> {
+        let compile_err = |e: wasmtime::Error| LoadError::Compile {
             bot: name.to_string(),
-            reason,
+            reason: format!("{e:#}"),
         };
-        // Validate before compiling, so a broken module gets the validator's
-        // message rather than a cache miss.
-        Module::validate(&self.engine, wasm).map_err(|e| compile_err(format!("{e:#}")))?;
         self.check_memory(name, wasm)?;
-        let module = self
-            .compile_cached(
-                sha256,
-                // SAFETY: the cache holds only files written by `serialize`
-                // of this engine's configuration (see `compile_cached`).
-                |path| unsafe { Module::deserialize_file(&self.engine, path) },
-                || Module::new(&self.engine, wasm),
-                |m| m.serialize(),
+        let compiled = if wasmparser::Parser::is_component(wasm) {
+            Compiled::Component(
+                wasmtime::component::Component::new(&self.engine, wasm).map_err(compile_err)?,
             )
-            .map_err(compile_err)?;
-        let has_initialize = check_exports(name, &module)?;
-        self.check_imports(name, &module)?;
+        } else {
+            // Validate before compiling, so a broken module gets the
+            // validator's message.
+            Module::validate(&self.engine, wasm).map_err(compile_err)?;
+            Compiled::Core(Module::new(&self.engine, wasm).map_err(compile_err)?)
+        };
+        if let Some(path) = self.cache_path(sha256) {
+            let bytes = match &compiled {
+                Compiled::Core(m) => m.serialize(),
+                Compiled::Component(c) => c.serialize(),
+            };
+            if let Err(e) = bytes
+                .map_err(|e| anyhow::anyhow!("{e}"))
+                .and_then(|bytes| write_atomically(&path, &bytes))
+            {
+                tracing::debug!("cannot write module cache {}: {e}", path.display());
+            }
+        }
+        Ok(compiled)
+    }
+
+    /// Where the compiled form of the bytes hashing to `sha256` is cached:
+    /// the name carries this engine configuration's compatibility hash.
+    fn cache_path(&self, sha256: &str) -> Option<PathBuf> {
+        let dir = self.options.cache_dir.as_ref()?;
+        Some(dir.join(format!("{sha256}-{}.cwasm", self.config_key)))
+    }
+
+    /// The compiled bot from the disk cache, if there is a usable one.
+    fn cached(&self, sha256: &str) -> Option<Compiled> {
+        let path = self.cache_path(sha256)?;
+        if !path.exists() {
+            return None;
+        }
+        // The file was written by `serialize` of this same engine
+        // configuration (the name carries its compatibility hash),
+        // atomically via a rename; wasmtime still checks its header and
+        // refuses a mismatch, in which case the bot is compiled afresh.
+        let compiled = match Engine::detect_precompiled_file(&path) {
+            // SAFETY: the cache holds only files written by `serialize`, as above.
+            Ok(Some(Precompiled::Module)) => {
+                unsafe { Module::deserialize_file(&self.engine, &path) }.map(Compiled::Core)
+            }
+            Ok(Some(Precompiled::Component)) => {
+                unsafe { wasmtime::component::Component::deserialize_file(&self.engine, &path) }
+                    .map(Compiled::Component)
+            }
+            Ok(None) => Err(wasmtime::Error::msg("not a compiled module")),
+            Err(e) => Err(e),
+        };
+        compiled
+            .inspect_err(|e| tracing::debug!("module cache miss for {}: {e}", path.display()))
+            .ok()
+    }
+
+    fn prepare_core(&self, name: &str, module: &Module) -> Result<BotPre, LoadError> {
+        let has_initialize = check_exports(name, module)?;
+        self.check_imports(name, module)?;
         let pre = self
             .linker
-            .instantiate_pre(&module)
-            .map_err(|e| compile_err(format!("{e:#}")))?;
+            .instantiate_pre(module)
+            .map_err(|e| LoadError::Compile {
+                bot: name.to_string(),
+                reason: format!("{e:#}"),
+            })?;
         Ok(BotPre::Core {
             pre,
             has_initialize,
         })
     }
 
-    fn load_component(&self, name: &str, wasm: &[u8], sha256: &str) -> Result<BotPre, LoadError> {
-        use wasmtime::component::{types::ComponentItem, Component, Type};
-        let compile_err = |reason: String| LoadError::Compile {
-            bot: name.to_string(),
-            reason,
-        };
-        self.check_memory(name, wasm)?;
-        let component = self
-            .compile_cached(
-                sha256,
-                // SAFETY: as for modules above.
-                |path| unsafe { Component::deserialize_file(&self.engine, path) },
-                || Component::new(&self.engine, wasm),
-                |c| c.serialize(),
-            )
-            .map_err(compile_err)?;
+    fn prepare_component(
+        &self,
+        name: &str,
+        component: &wasmtime::component::Component,
+    ) -> Result<BotPre, LoadError> {
+        use wasmtime::component::{types::ComponentItem, Type};
         let ty = component.component_type();
         for (import, _) in ty.imports(&self.engine) {
             if !import.starts_with("wasi:") {
@@ -506,10 +607,13 @@ impl Sandbox {
         }
         let act = component
             .get_export_index(None, "act")
-            .ok_or_else(|| compile_err("no `act` export".into()))?;
+            .ok_or_else(|| LoadError::Compile {
+                bot: name.to_string(),
+                reason: "no `act` export".into(),
+            })?;
         let pre = self
             .component_linker
-            .instantiate_pre(&component)
+            .instantiate_pre(component)
             .map_err(|e| {
                 // The message names the import that has no implementation.
                 let reason = format!("{e:#}");
@@ -527,9 +631,9 @@ impl Sandbox {
         Ok(BotPre::Component { pre, act })
     }
 
-    /// Refuses a module whose initial memory is over the sandbox's cap
-    /// before compiling it (the pooling allocator would refuse it anyway,
-    /// with a less helpful message).
+    /// Refuses a bot whose initial memory is over the sandbox's cap before
+    /// compiling it (the pooling allocator would refuse it anyway, with a
+    /// less helpful message).
     fn check_memory(&self, bot: &str, wasm: &[u8]) -> Result<(), LoadError> {
         for payload in wasmparser::Parser::new(0).parse_all(wasm) {
             let Ok(wasmparser::Payload::MemorySection(memories)) = payload else {
@@ -585,47 +689,11 @@ impl Sandbox {
         }
         Ok(())
     }
-
-    /// Compiles a bot through the on-disk cache: `deserialize` a cached
-    /// artifact, else `compile` and store what `serialize` gives.
-    fn compile_cached<A>(
-        &self,
-        sha256: &str,
-        deserialize: impl FnOnce(&Path) -> wasmtime::Result<A>,
-        compile: impl FnOnce() -> wasmtime::Result<A>,
-        serialize: impl FnOnce(&A) -> wasmtime::Result<Vec<u8>>,
-    ) -> Result<A, String> {
-        let path = self
-            .options
-            .cache_dir
-            .as_ref()
-            .map(|d| d.join(format!("{sha256}-{}.cwasm", self.config_key)));
-        if let Some(path) = &path {
-            if path.exists() {
-                // The file was written by `serialize` of this same engine
-                // configuration (the name carries its compatibility hash),
-                // atomically via a rename; wasmtime still checks its header
-                // and refuses a mismatch, in which case we compile afresh.
-                match deserialize(path) {
-                    Ok(m) => return Ok(m),
-                    Err(e) => tracing::debug!("module cache miss for {}: {e}", path.display()),
-                }
-            }
-        }
-        let artifact = compile().map_err(|e| format!("{e:#}"))?;
-        if let Some(path) = &path {
-            if let Err(e) = serialize(&artifact)
-                .map_err(|e| anyhow::anyhow!("{e}"))
-                .and_then(|bytes| write_cache(path, &bytes))
-            {
-                tracing::debug!("cannot write module cache {}: {e}", path.display());
-            }
-        }
-        Ok(artifact)
-    }
 }
 
-fn write_cache(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+/// Writes `bytes` to `path` through a temporary file and a rename, so no
+/// reader ever sees half a file.
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let dir = path.parent().expect("cache file has a directory");
     std::fs::create_dir_all(dir)?;
     let tmp = dir.join(format!(

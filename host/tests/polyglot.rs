@@ -233,6 +233,53 @@ fn a_compiled_component_is_cached_on_disk_by_sha256() {
     );
 }
 
+/// Loading a bot file whose compiled form is cached trusts the sha256
+/// recorded for that very version of the file, and reads and hashes any
+/// other version afresh.
+#[test]
+fn an_unchanged_bot_file_is_not_hashed_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let fresh = || {
+        ludus_host::Sandbox::with_options(ludus_host::SandboxOptions {
+            cache_dir: Some(cache.clone()),
+            ..ludus_host::SandboxOptions::default()
+        })
+        .unwrap()
+    };
+    let file = dir.path().join("bot.wasm");
+    let idle = wat_bytes("idle");
+    std::fs::write(&file, &idle).unwrap();
+    let other = fresh().load("other", &wat_bytes("random_flood")).unwrap();
+    // A file is trusted by its times only once they are safely past.
+    std::thread::sleep(Duration::from_millis(2100));
+    let first = fresh().load_file(&file).unwrap();
+    assert_eq!(first.sha256, ludus_host::sandbox::sha256_hex(&idle));
+
+    // Point the one recorded entry at the other compiled bot: a load that
+    // still read and hashed the file would not be fooled.
+    let entries: Vec<_> = std::fs::read_dir(cache.join("files"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    let text = std::fs::read_to_string(&entries[0]).unwrap();
+    assert!(text.trim_end().ends_with(&first.sha256), "{text}");
+    std::fs::write(&entries[0], text.replace(&first.sha256, &other.sha256)).unwrap();
+    assert_eq!(fresh().load_file(&file).unwrap().sha256, other.sha256);
+
+    // Another version of the file (here with a custom section added) is
+    // read and hashed.
+    let mut changed = idle.clone();
+    changed.extend_from_slice(&[0, 2, 1, b'x']);
+    std::fs::write(&file, &changed).unwrap();
+    let again = fresh().load_file(&file).unwrap();
+    assert_eq!(again.sha256, ludus_host::sandbox::sha256_hex(&changed));
+    assert_ne!(again.sha256, first.sha256);
+    std::fs::write(&file, &idle).unwrap();
+    assert_eq!(fresh().load_file(&file).unwrap().sha256, first.sha256);
+}
+
 /// Plays the hostile Python bot in `mode` (seat 0) against an idle bot for 8
 /// turns: the expected fault on turn 1, the seat out after
 /// `max_consecutive_faults`, fuel bounded, the host never held long.

@@ -138,12 +138,20 @@ pub fn run(
         .bots
         .iter()
         .map(|b| {
-            let wasm = store.wasm(&b.sha256)?;
-            sandbox.load(&b.name, &wasm).map_err(|e| LadderError::Bot {
+            let refused = |e: ludus_host::LoadError| LadderError::Bot {
                 name: b.name.clone(),
                 version: b.version,
                 reason: e.to_string(),
-            })
+            };
+            // The store is keyed by sha256: a bot compiled before is not
+            // read out of it and hashed again.
+            match sandbox.load_compiled(&b.name, &b.sha256).map_err(refused)? {
+                Some(module) => Ok(module),
+                None => {
+                    let wasm = store.wasm(&b.sha256)?;
+                    sandbox.load(&b.name, &wasm).map_err(refused)
+                }
+            }
         })
         .collect::<Result<_, _>>()?;
 

@@ -110,11 +110,7 @@ impl FileMemo {
         let stamp = Stamp::of(meta)?;
         let text = std::fs::read_to_string(self.entry(path)?).ok()?;
         let (recorded, sha256) = text.trim_end().rsplit_once(' ')?;
-        let well_formed = sha256.len() == 64
-            && sha256
-                .bytes()
-                .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
-        (well_formed && recorded == stamp.0).then(|| sha256.to_string())
+        (crate::sandbox::is_sha256_hex(sha256) && recorded == stamp.0).then(|| sha256.to_string())
     }
 
     /// Records that the file at `path`, as `meta` describes it, hashes to

@@ -80,6 +80,15 @@ pub enum LoadError {
     },
 }
 
+impl LoadError {
+    fn compile(bot: &str, reason: impl std::fmt::Display) -> LoadError {
+        LoadError::Compile {
+            bot: bot.to_string(),
+            reason: format!("{reason:#}"),
+        }
+    }
+}
+
 /// What kind of WebAssembly a bot is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BotKind {
@@ -418,7 +427,7 @@ impl Sandbox {
         // Recorded only if the file did not change while it was read.
         if let Some(memo) = memo {
             let after = std::fs::metadata(path).map_err(read_err)?;
-            if Stamp::of(&before).is_some() && Stamp::of(&before) == Stamp::of(&after) {
+            if Stamp::of(&before).is_some_and(|stamp| Some(stamp) == Stamp::of(&after)) {
                 memo.record(path, &after, &bot.sha256);
             }
         }
@@ -445,6 +454,10 @@ impl Sandbox {
         name: &str,
         sha256: &str,
     ) -> Result<Option<Arc<BotModule>>, LoadError> {
+        // It names a file in the cache directory: nothing else may pass.
+        if !is_sha256_hex(sha256) {
+            return Ok(None);
+        }
         if let Some(pre) = self.compiled.lock().expect("not poisoned").get(sha256) {
             return Ok(Some(Arc::new(BotModule {
                 name: name.to_string(),
@@ -482,10 +495,7 @@ impl Sandbox {
 
     /// Compiles a bot's bytes, and stores the result in the disk cache.
     fn compile(&self, name: &str, wasm: &[u8], sha256: &str) -> Result<Compiled, LoadError> {
-        let compile_err = |e: wasmtime::Error| LoadError::Compile {
-            bot: name.to_string(),
-            reason: format!("{e:#}"),
-        };
+        let compile_err = |e: wasmtime::Error| LoadError::compile(name, e);
         self.check_memory(name, wasm)?;
         let compiled = if wasmparser::Parser::is_component(wasm) {
             Compiled::Component(
@@ -552,10 +562,7 @@ impl Sandbox {
         let pre = self
             .linker
             .instantiate_pre(module)
-            .map_err(|e| LoadError::Compile {
-                bot: name.to_string(),
-                reason: format!("{e:#}"),
-            })?;
+            .map_err(|e| LoadError::compile(name, e))?;
         Ok(BotPre::Core {
             pre,
             has_initialize,
@@ -607,10 +614,7 @@ impl Sandbox {
         }
         let act = component
             .get_export_index(None, "act")
-            .ok_or_else(|| LoadError::Compile {
-                bot: name.to_string(),
-                reason: "no `act` export".into(),
-            })?;
+            .ok_or_else(|| LoadError::compile(name, "no `act` export"))?;
         let pre = self
             .component_linker
             .instantiate_pre(component)
@@ -778,6 +782,11 @@ fn check_exports(bot: &str, module: &Module) -> Result<bool, LoadError> {
         func("_initialize", "func", &[], &[])?;
     }
     Ok(has_initialize)
+}
+
+/// Whether `s` is a sha256 as [`sha256_hex`] writes it: 64 lowercase hex digits.
+pub fn is_sha256_hex(s: &str) -> bool {
+    s.len() == 64 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 /// sha256 of `bytes`, hex: how bots are identified everywhere.

@@ -280,6 +280,45 @@ fn an_unchanged_bot_file_is_not_hashed_again() {
     assert_eq!(fresh().load_file(&file).unwrap().sha256, first.sha256);
 }
 
+/// `load_compiled` takes a caller's sha256 only in the form the cache names
+/// files by, so no other text can lead it to a file elsewhere.
+#[test]
+fn load_compiled_takes_only_a_sha256() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let sandbox = ludus_host::Sandbox::with_options(ludus_host::SandboxOptions {
+        cache_dir: Some(cache.clone()),
+        ..ludus_host::SandboxOptions::default()
+    })
+    .unwrap();
+    let idle = sandbox.load("idle", &wat_bytes("idle")).unwrap();
+    let cached = std::fs::read_dir(&cache)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .find(|n| n.starts_with(&idle.sha256))
+        .unwrap();
+    let key_suffix = &cached[idle.sha256.len()..];
+    // Copies of the compiled bot under names that are not a sha256: one
+    // outside the cache, one with the digits in capitals.
+    let upper = idle.sha256.to_uppercase();
+    for name in [
+        dir.path().join(format!("outside{key_suffix}")),
+        cache.join(format!("{upper}{key_suffix}")),
+    ] {
+        std::fs::copy(cache.join(&cached), name).unwrap();
+    }
+    let fresh = ludus_host::Sandbox::with_options(ludus_host::SandboxOptions {
+        cache_dir: Some(cache.clone()),
+        ..ludus_host::SandboxOptions::default()
+    })
+    .unwrap();
+    for bad in ["../outside", upper.as_str()] {
+        assert!(fresh.load_compiled("bad", bad).unwrap().is_none(), "{bad}");
+    }
+    let good = fresh.load_compiled("idle", &idle.sha256).unwrap().unwrap();
+    assert_eq!(good.sha256, idle.sha256);
+}
+
 /// Plays the hostile Python bot in `mode` (seat 0) against an idle bot for 8
 /// turns: the expected fault on turn 1, the seat out after
 /// `max_consecutive_faults`, fuel bounded, the host never held long.

@@ -156,7 +156,7 @@ pub fn ladder_run(args: LadderArgs) -> Result<()> {
     let spec = LadderSpec {
         game: args.game.clone(),
         kind,
-        players: args.players.unwrap_or(info.min_players),
+        players: args.players.unwrap_or(info.fewest_seats()),
         rounds: args.rounds,
         seed: args.seed,
         config,

@@ -332,13 +332,17 @@ fn main() {
 }
 
 fn games() -> Result<()> {
-    println!("{:<14} {:>5} {:>8}  summary", "game", "rules", "players");
+    println!(
+        "{:<12} {:>5}  {:<10} {:<7}  summary",
+        "game", "rules", "players", "score"
+    );
     for g in ludus_engine::games() {
         println!(
-            "{:<14} {:>5} {:>8}  {}",
+            "{:<12} {:>5}  {:<10} {:<7}  {}",
             g.id,
             format!("v{}", g.rules_version),
-            format!("{}-{}", g.min_players, g.max_players),
+            g.seats_text(),
+            g.score_unit,
             g.summary
         );
     }
@@ -723,7 +727,7 @@ fn engine_run(
 ) -> Result<()> {
     use std::io::{BufRead, Write};
     let info = ludus_engine::registry::info(game)?;
-    let players = players.unwrap_or(info.min_players);
+    let players = players.unwrap_or(info.fewest_seats());
     let config: serde_json::Value = match config {
         Some(text) => serde_json::from_str(text).context("--config is not JSON")?,
         None => serde_json::Value::Null,

@@ -11,7 +11,7 @@ fn games_lists_planet_wars_with_its_rules_version() {
     let o = ludus(&["games"], dir.path());
     assert!(o.status.success());
     assert!(
-        text(&o).contains("planet-wars       v1      2-4"),
+        text(&o).contains("planet-wars     v1  2, 3 or 4  ships"),
         "{}",
         text(&o)
     );

@@ -32,11 +32,11 @@ pub type Seat = usize;
 pub enum EngineError {
     #[error("unknown game `{0}`; `ludus games` lists the games there are")]
     UnknownGame(String),
-    #[error("{game} is played by {min} to {max} players, not {got}")]
+    #[error("{game} is played by {allowed} players, not {got}")]
     PlayerCount {
         game: &'static str,
-        min: usize,
-        max: usize,
+        /// The seat counts the game allows, as text (`2 or 4`).
+        allowed: String,
         got: usize,
     },
     #[error("invalid config for {game}: {reason}")]

@@ -218,10 +218,12 @@ fn config_refuses_unknown_fields_wrong_types_and_out_of_range_values() {
 
 #[test]
 fn two_or_four_players_only() {
-    assert!(matches!(
-        new_game("halite", &Value::Null, 0, 3),
-        Err(EngineError::Config { .. })
-    ));
+    match new_game("halite", &Value::Null, 0, 3) {
+        Err(e @ EngineError::PlayerCount { .. }) => {
+            assert_eq!(e.to_string(), "halite is played by 2 or 4 players, not 3")
+        }
+        other => panic!("{:?}", other.map(|g| g.players())),
+    }
     assert!(matches!(
         new_game("halite", &Value::Null, 0, 5),
         Err(EngineError::PlayerCount { .. })

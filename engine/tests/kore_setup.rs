@@ -5,9 +5,14 @@ use ludus_engine::{new_game, EngineError};
 use serde_json::{json, Value};
 
 #[test]
-fn seeds_from_2_to_the_32_are_refused() {
-    assert!(new_game("kore", &Value::Null, u64::from(u32::MAX), 2).is_ok());
-    let e = new_game("kore", &Value::Null, 1 << 32, 2)
+fn match_seeds_from_2_to_the_32_reduce_to_upstreams_range() {
+    let top = new_game("kore", &Value::Null, u64::from(u32::MAX), 2).unwrap();
+    let wrapped = new_game("kore", &Value::Null, (1 << 32) + 5, 2).unwrap();
+    let five = new_game("kore", &Value::Null, 5, 2).unwrap();
+    assert_eq!(wrapped.state_hash(), five.state_hash());
+    assert_ne!(top.state_hash(), five.state_hash());
+    // Kore itself still takes only upstream's seeds.
+    let e = Kore::from_config(&Value::Null, 1 << 32, 2)
         .err()
         .expect("refused");
     assert!(matches!(e, EngineError::Config { .. }), "{e}");

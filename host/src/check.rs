@@ -52,7 +52,7 @@ pub fn check(
 ) -> Result<CheckReport, CheckError> {
     let bot = sandbox.load_file(path)?;
     let info = ludus_engine::registry::info(game)?;
-    let mut g = ludus_engine::new_game(game, &serde_json::Value::Null, 0, info.min_players)?;
+    let mut g = ludus_engine::new_game(game, &serde_json::Value::Null, 0, info.fewest_seats())?;
     let io = BotIo::new(
         ludus_engine::rng::stream(0, "bot-random/seat-0"),
         limits.random_bytes_per_call,
@@ -66,7 +66,7 @@ pub fn check(
         Ok(a) => (Some(a), None),
         Err(f) => (None, Some(f)),
     };
-    let mut answers: Vec<Option<&str>> = vec![None; info.min_players];
+    let mut answers: Vec<Option<&str>> = vec![None; info.fewest_seats()];
     answers[0] = answer.as_deref();
     let refused = g
         .step(&answers)

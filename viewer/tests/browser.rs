@@ -76,7 +76,7 @@ fn example_match(game: &ludus_engine::GameInfo) -> Replay {
         "{} has no example bots (example-bots/examples/{prefix}*.rs) to play it with",
         game.id
     );
-    let seats = game.min_players.max(2).min(game.max_players);
+    let seats = game.fewest_seats();
     let bots = (0..seats).map(|i| bot(&names[i % names.len()])).collect();
     // Short matches keep the suite quick; other games play their default length.
     let config = match game.id {

@@ -28,9 +28,11 @@ use crate::{EngineError, Game, GameInfo, Outcome, Rejection, Seat};
 pub const INFO: GameInfo = GameInfo {
     id: "claim",
     rules_version: 1,
-    min_players: 4,
-    max_players: 4,
+    seats: &[4],
+    max_seed: u64::MAX,
+    score_unit: "cells",
     summary: "Four bots capture cells from the corners, staying connected to home; 35-cell cap.",
+    new: |config, seed, players| Ok(Box::new(Claim::from_config(config, seed, players)?)),
 };
 
 /// Turns in a game.
@@ -78,14 +80,7 @@ impl Claim {
     /// optional fields `width` and `height` (5 to 64; without them the seed
     /// picks each from 11, 13, 15) and `max_turns` (default 300).
     pub fn from_config(config: &Value, seed: u64, players: usize) -> Result<Self, EngineError> {
-        if players != PLAYERS {
-            return Err(EngineError::PlayerCount {
-                game: INFO.id,
-                min: PLAYERS,
-                max: PLAYERS,
-                got: players,
-            });
-        }
+        crate::registry::check_players(&INFO, players)?;
         let fields = grid::config_fields(INFO.id, config, &["width", "height", "max_turns"])?;
         let get = |k: &str, r| match fields {
             None => Ok(None),

@@ -40,10 +40,12 @@ use crate::{EngineError, Game, GameInfo, Outcome, Rejection, Seat};
 pub const INFO: GameInfo = GameInfo {
     id: "halite",
     rules_version: 1,
-    min_players: 2,
-    max_players: 4,
+    seats: &[2, 4],
+    max_seed: u32::MAX as u64,
+    score_unit: "halite",
     summary:
         "Halite IV (Kaggle): mine halite with ships, bank it at shipyards; the largest bank wins.",
+    new: |config, seed, players| Ok(Box::new(Halite::from_config(config, seed, players)?)),
 };
 
 /// Every seat's bank at the start: the reference's default reward, which
@@ -392,18 +394,8 @@ impl Halite {
 
     /// A game with this configuration.
     pub fn new(config: Config, players: usize) -> Result<Self, EngineError> {
-        if !(INFO.min_players..=INFO.max_players).contains(&players) {
-            return Err(EngineError::PlayerCount {
-                game: INFO.id,
-                min: INFO.min_players,
-                max: INFO.max_players,
-                got: players,
-            });
-        }
-        if players == 3 {
-            // The reference places starting ships for 1, 2 or 4 agents only.
-            return Err(config_error("halite is played by 2 or 4 players, not 3"));
-        }
+        // The reference places starting ships for 1, 2 or 4 agents only.
+        crate::registry::check_players(&INFO, players)?;
         let size = config.size;
         let halite = board::generate_halite(size, config.starting_halite, config.random_seed)
             .ok_or_else(|| {

@@ -40,10 +40,12 @@ use crate::{EngineError, Game, GameInfo, Outcome, Rejection, Seat};
 pub const INFO: GameInfo = GameInfo {
     id: "kore",
     rules_version: 1,
-    min_players: 2,
-    max_players: 4,
+    seats: &[2, 4],
+    max_seed: u32::MAX as u64,
+    score_unit: "kore",
     summary: "Kore 2022: mine kore with fleets on flight plans, build shipyards, capture the \
               others'; the most kore after 400 turns wins (Kaggle's kore_fleets, bit for bit).",
+    new: |config, seed, players| Ok(Box::new(Kore::from_config(config, seed, players)?)),
 };
 
 /// The kore every player starts with (upstream's reward default).
@@ -227,11 +229,7 @@ impl Kore {
     /// Sets up a game from its JSON config (see [`config::parse`]): upstream's
     /// board for `seed` (`configuration.randomSeed`, 0 to 2^32 − 1).
     pub fn from_config(config: &Value, seed: u64, players: usize) -> Result<Self, EngineError> {
-        if !(INFO.min_players..=INFO.max_players).contains(&players) || players == 3 {
-            return Err(config::config_error(format!(
-                "Kore is played by 2 or 4 players, not {players}"
-            )));
-        }
+        crate::registry::check_players(&INFO, players)?;
         let parsed = config::parse(config, seed)?;
         let kore = match parsed.kore {
             Some(k) => k,

@@ -28,10 +28,12 @@ use crate::{EngineError, Game, GameInfo, Outcome, Rejection, Seat};
 pub const INFO: GameInfo = GameInfo {
     id: "loops",
     rules_version: 1,
-    min_players: 4,
-    max_players: 4,
+    seats: &[4],
+    max_seed: u64::MAX,
+    score_unit: "points",
     summary:
         "Four bots draw trails and close loops to claim land; cut a rival's trail to send it home.",
+    new: |config, seed, players| Ok(Box::new(Loops::from_config(config, seed, players)?)),
 };
 
 /// The two board sizes and their turn counts.
@@ -88,14 +90,7 @@ impl Loops {
     /// (a list of `[x, y]`) and `max_turns`. Without a size the seed picks
     /// 9×7 or 12×8, and on half the boards mirrored walls in the middle.
     pub fn from_config(config: &Value, seed: u64, players: usize) -> Result<Self, EngineError> {
-        if players != PLAYERS {
-            return Err(EngineError::PlayerCount {
-                game: INFO.id,
-                min: PLAYERS,
-                max: PLAYERS,
-                got: players,
-            });
-        }
+        crate::registry::check_players(&INFO, players)?;
         let fields =
             grid::config_fields(INFO.id, config, &["width", "height", "walls", "max_turns"])?;
         let get = |k: &str, r| match fields {

@@ -31,9 +31,11 @@ use crate::{EngineError, Game, GameInfo, Outcome, Rejection, Seat};
 pub const INFO: GameInfo = GameInfo {
     id: "planet-wars",
     rules_version: 1,
-    min_players: 2,
-    max_players: 4,
+    seats: &[2, 3, 4],
+    max_seed: u64::MAX,
+    score_unit: "ships",
     summary: "Send fleets between planets to conquer them; the last player with ships wins.",
+    new: |config, seed, players| Ok(Box::new(PlanetWars::from_config(config, seed, players)?)),
 };
 
 /// Turn limit when the config gives none.
@@ -95,16 +97,7 @@ fn config_error(reason: impl Into<String>) -> EngineError {
 }
 
 fn check_players(players: usize) -> Result<(), EngineError> {
-    if (INFO.min_players..=INFO.max_players).contains(&players) {
-        Ok(())
-    } else {
-        Err(EngineError::PlayerCount {
-            game: INFO.id,
-            min: INFO.min_players,
-            max: INFO.max_players,
-            got: players,
-        })
-    }
+    crate::registry::check_players(&INFO, players)
 }
 
 impl PlanetWars {

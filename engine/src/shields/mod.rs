@@ -29,9 +29,11 @@ use crate::{EngineError, Game, GameInfo, Outcome, Rejection, Seat};
 pub const INFO: GameInfo = GameInfo {
     id: "shields",
     rules_version: 1,
-    min_players: 4,
-    max_players: 4,
+    seats: &[4],
+    max_seed: u64::MAX,
+    score_unit: "points",
     summary: "Four bots take, upgrade and shield valued cells on an 8x8 board; most points wins.",
+    new: |config, seed, players| Ok(Box::new(Shields::from_config(config, seed, players)?)),
 };
 
 /// Turns in a game.
@@ -91,14 +93,7 @@ impl Shields {
     /// side; without it the seed generates an 8×8 board) and `max_turns`
     /// (default 80).
     pub fn from_config(config: &Value, seed: u64, players: usize) -> Result<Self, EngineError> {
-        if players != PLAYERS {
-            return Err(EngineError::PlayerCount {
-                game: INFO.id,
-                min: PLAYERS,
-                max: PLAYERS,
-                got: players,
-            });
-        }
+        crate::registry::check_players(&INFO, players)?;
         let fields = grid::config_fields(INFO.id, config, &["values", "max_turns"])?;
         let max_turns = match fields {
             None => None,

@@ -5,6 +5,9 @@
 
 use crate::{EngineError, Game};
 
+/// Builds a game from its JSON config, a seed and a seat count.
+pub type Constructor = fn(&serde_json::Value, u64, usize) -> Result<Box<dyn Game>, EngineError>;
+
 /// A registered game.
 #[derive(Debug, Clone, Copy)]
 pub struct GameInfo {
@@ -22,7 +25,7 @@ pub struct GameInfo {
     pub summary: &'static str,
     /// Builds a game from its JSON config, a seed within `0..=max_seed` and
     /// a seat count the game allows; [`new_game`] checks both first.
-    pub new: fn(&serde_json::Value, u64, usize) -> Result<Box<dyn Game>, EngineError>,
+    pub new: Constructor,
 }
 
 impl GameInfo {

@@ -12,9 +12,7 @@ fn match_seeds_from_2_to_the_32_reduce_to_upstreams_range() {
     assert_eq!(wrapped.state_hash(), five.state_hash());
     assert_ne!(top.state_hash(), five.state_hash());
     // Kore itself still takes only upstream's seeds.
-    let e = Kore::from_config(&Value::Null, 1 << 32, 2)
-        .err()
-        .expect("refused");
+    let e = Kore::from_config(&Value::Null, 1 << 32, 2).expect_err("refused");
     assert!(matches!(e, EngineError::Config { .. }), "{e}");
 }
 

@@ -1,6 +1,7 @@
 """Drives a kaggle-environments reference engine and prints what it does as JSON lines.
 
     upstream.py episode --env ENV --seed S --players N --agents A,B[,C,D] [--steps K]
+    upstream.py kaggle  --env ENV --seed S --agents PATH,PATH[,...] [--steps K]
     upstream.py boards  --env ENV --players N --from A --to B
 
 `episode` prints the initial state, then one line per step with the actions
@@ -8,6 +9,13 @@ every seat passed to `env.step` (null for none), each line shaped like
 `ludus engine run` output: {"step", "observation", "rewards", "statuses"}.
 The observation is what the agent in seat 0 receives. `boards` prints the
 initial observation for each seed in [A, B).
+
+`kaggle` plays Kaggle submissions (paths of `main.py` files, one per seat)
+as kaggle-environments' own runner plays them: each through upstream's
+`Agent` (the file's last callable, obs and config structified), asked only
+while its seat is ACTIVE. Its lines carry, besides the state, every seat's
+action as the agent returned it and what it printed (`logs`). An agent
+that raises ends the run with an error.
 
 Agents come from `agents_<ENV>.py` next to this file:
 `make_agent(name, seed, seat, configuration) -> f(observation, configuration) -> action`.
@@ -113,6 +121,32 @@ def episode(args):
         out.write(state_line(env, recorded) + "\n")
 
 
+def kaggle(args):
+    from kaggle_environments.agent import Agent
+
+    paths = args.agents.split(",")
+    env = new_env(args.env, args.seed, len(paths), args.steps)
+    agents = [Agent(path, env) for path in paths]
+    out = sys.stdout
+    out.write(state_line(env) + "\n")
+    while not env.done:
+        actions, logs = [], []
+        for seat, agent in enumerate(agents):
+            if env.state[seat].status != "ACTIVE":
+                actions.append(None)
+                logs.append({})
+                continue
+            action, log = agent.act(seat_observation(env, seat))
+            if isinstance(action, BaseException):
+                sys.exit(f"seat {seat} ({paths[seat]}) raised at step {env.state[0].observation.step}:\n{log['stderr']}")
+            actions.append(action)
+            logs.append(log)
+        env.step(actions, logs)
+        line = json.loads(state_line(env, [plain(a) for a in actions]))
+        line = {"logs": [log.get("stdout", "") + log.get("stderr", "") for log in logs], **line}
+        out.write(json.dumps(line, separators=(",", ":"), allow_nan=False) + "\n")
+
+
 def boards(args):
     # One environment, reset per seed: making one costs far more than a reset.
     env = new_env(args.env, args.start, args.players, None)
@@ -132,13 +166,18 @@ def main():
     ep.add_argument("--players", type=int, required=True)
     ep.add_argument("--agents", required=True)
     ep.add_argument("--steps", type=int)
+    kg = sub.add_parser("kaggle")
+    kg.add_argument("--env", required=True)
+    kg.add_argument("--seed", type=int, required=True)
+    kg.add_argument("--agents", required=True)
+    kg.add_argument("--steps", type=int)
     bd = sub.add_parser("boards")
     bd.add_argument("--env", required=True)
     bd.add_argument("--players", type=int, required=True)
     bd.add_argument("--from", dest="start", type=int, required=True)
     bd.add_argument("--to", dest="stop", type=int, required=True)
     args = parser.parse_args()
-    {"episode": episode, "boards": boards}[args.command](args)
+    {"episode": episode, "kaggle": kaggle, "boards": boards}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -33,13 +33,12 @@ import importlib.util
 import io
 import json
 import math
-import random
 import sys
-import traceback
 
 import wit_world
 
 import ludus_kaggle_submission
+import ludus_turn
 
 # Where Kaggle unpacks a submission.
 AGENT_DIR = "/kaggle_simulations/agent"
@@ -147,9 +146,13 @@ def _preimport():
             if imp["optional"]:
                 continue
             what = f"`from {module} import {', '.join(imp['names'])}`" if imp["names"] else module
-            native = "" if not isinstance(e, ImportError) else (
+            # A missing `_name` is the native half of a standard module.
+            native = isinstance(e, ModuleNotFoundError) and (e.name or "").startswith("_")
+            native = (
                 "; CPython in WebAssembly has no native extensions, so a module with"
-                " native code (numpy and the like) cannot be used by a bot"
+                " native code cannot be used by a bot"
+                if native
+                else ""
             )
             raise BuildError(f"{where} imports {what}, which cannot be loaded in a Ludus bot ({e}){native}") from None
 
@@ -212,30 +215,23 @@ def answer(action):
 _agent = None
 
 
+def _act(state):
+    global _agent
+    if _agent is None:
+        # `random` is reseeded for this seat by now; the agent's own code
+        # runs after (and may seed it again).
+        _agent = load_agent()
+    parsed = json.loads(state)
+    obs = structify(parsed["observation"])
+    config = structify(parsed["configuration"])
+    config["__raw_path__"] = RAW_PATH
+    args = [obs, config]
+    code = getattr(_agent, "__code__", None)
+    if code is not None and hasattr(code, "co_argcount"):
+        args = args[: code.co_argcount]
+    return answer(_agent(*args))
+
+
 class WitWorld(wit_world.WitWorld):
     def act(self, state: str) -> str:
-        global _agent
-        try:
-            if _agent is None:
-                # `random` was seeded when the interpreter was snapshotted at
-                # build time: reseed it from this seat's stream before the
-                # agent's own code runs (which may seed it again).
-                random.seed()
-                _agent = load_agent()
-            parsed = json.loads(state)
-            obs = structify(parsed["observation"])
-            config = structify(parsed["configuration"])
-            config["__raw_path__"] = RAW_PATH
-            args = [obs, config]
-            code = getattr(_agent, "__code__", None)
-            if code is not None and hasattr(code, "co_argcount"):
-                args = args[: code.co_argcount]
-            return answer(_agent(*args))
-        except BaseException:
-            # The traceback goes to the log; the turn ends in a trap, and the
-            # next turn starts from a fresh instance.
-            traceback.print_exc()
-            raise
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
+        return ludus_turn.run(lambda: _act(state))

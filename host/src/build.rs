@@ -34,6 +34,10 @@ pub const WIT: &str = include_str!("../wit/ludus-bot.wit");
 /// The wrapper module: `act(state: string) -> string` around the author's `act(state)`.
 pub const PYTHON_WRAPPER: &str = include_str!("../python/ludus_bot_main.py");
 
+/// How every wrapper runs a turn (`ludus_turn.py`): reseeding `random`
+/// first, the traceback of an exception to the log.
+pub const PYTHON_TURN: &str = include_str!("../python/ludus_turn.py");
+
 /// The build-time helper: the import scan, the helpers' extraction.
 pub const BUILD_SCRIPT: &str = include_str!("../python/ludus_build.py");
 
@@ -300,6 +304,7 @@ pub fn build_python(source: &Path, tools_dir: &Path) -> Result<PathBuf, BuildErr
         COMPONENTIZE_PY_VERSION.as_bytes(),
         WIT.as_bytes(),
         PYTHON_WRAPPER.as_bytes(),
+        PYTHON_TURN.as_bytes(),
         &code,
     ]);
     let out = tools_dir.join("python-bots").join(format!("{key}.wasm"));
@@ -314,6 +319,7 @@ pub fn build_python(source: &Path, tools_dir: &Path) -> Result<PathBuf, BuildErr
         std::fs::write(src.join("ludus_user_bot.py"), &code)?;
         check_python_bot(&interpreter, &work, &src, source)?;
         std::fs::write(src.join("ludus_bot_main.py"), PYTHON_WRAPPER)?;
+        std::fs::write(src.join("ludus_turn.py"), PYTHON_TURN)?;
         componentize(&interpreter, &work, &src, "ludus_bot_main", &out)
     })();
     let _ = std::fs::remove_dir_all(&work);

@@ -11,7 +11,7 @@
 
 use super::scan::{self, Carries, FileScan, Scan};
 use super::submission::{Modules, Submission};
-use super::{cache_key, componentize, componentize_py, run, tempdir, BuildError, WIT};
+use super::{cache_key, componentize, componentize_py, run, tempdir, BuildError, PYTHON_TURN, WIT};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -268,7 +268,7 @@ pub fn plan(
     for (file, fs) in &scans {
         if let Some(e) = &fs.syntax_error {
             return Err(BuildError::Syntax {
-                file: file.to_string(),
+                file: submission.shown(file),
                 line: e.line,
                 message: e.message.clone(),
             });
@@ -278,7 +278,7 @@ pub fn plan(
     if !main.defines_callable {
         return Err(BuildError::invalid(
             origin,
-            "main.py defines no function: Kaggle calls the last callable main.py defines, usually `def agent(obs, config)`",
+            "defines no function: Kaggle calls the last callable main.py defines, usually `def agent(obs, config)`",
         ));
     }
     let game = match game {
@@ -298,8 +298,9 @@ pub fn plan(
             )),
         },
     };
+    let shown: Vec<String> = scans.iter().map(|(f, _)| submission.shown(f)).collect();
     let imports = scan::preimports(
-        scans.iter().map(|(f, s)| (*f, *s)),
+        shown.iter().zip(scans.iter().map(|(_, s)| *s)),
         Carries::Kaggle {
             game,
             modules: &modules,
@@ -384,6 +385,7 @@ fn build_planned(
         KAGGLE_ENVIRONMENTS_VERSION.as_bytes(),
         WIT.as_bytes(),
         KAGGLE_WRAPPER.as_bytes(),
+        PYTHON_TURN.as_bytes(),
         plan.game.game_id().as_bytes(),
         plan.submission_module.as_bytes(),
     ];
@@ -423,6 +425,7 @@ fn build_planned(
             &bundle.join("ludus_kaggle_main.py"),
             KAGGLE_WRAPPER.as_bytes(),
         )?;
+        write(&bundle.join("ludus_turn.py"), PYTHON_TURN.as_bytes())?;
         write(
             &bundle.join("ludus_kaggle_submission.py"),
             plan.submission_module.as_bytes(),

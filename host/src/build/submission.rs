@@ -19,6 +19,8 @@ pub struct Submission {
     /// Where it was read from, for messages.
     pub origin: PathBuf,
     pub files: BTreeMap<String, String>,
+    /// The name `main.py` had, when the submission is one file of another name.
+    main_name: Option<String>,
 }
 
 /// The form a submission comes in, by its path.
@@ -31,6 +33,7 @@ impl Submission {
     /// Reads a `.py` file (as `main.py`), a folder or a `.tar.gz`.
     pub fn read(path: &Path) -> Result<Submission, BuildError> {
         let mut files = BTreeMap::new();
+        let mut main_name = None;
         if path.is_dir() {
             let mut total = 0;
             read_dir(path, path, &mut files, &mut total)?;
@@ -42,6 +45,10 @@ impl Submission {
                 source: e,
             })?;
             files.insert("main.py".to_string(), utf8(path, "", bytes)?);
+            main_name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .filter(|n| n != "main.py");
         }
         if !files.contains_key("main.py") {
             return Err(BuildError::invalid(path, no_main_message(path, &files)));
@@ -49,7 +56,17 @@ impl Submission {
         Ok(Submission {
             origin: path.to_path_buf(),
             files,
+            main_name,
         })
+    }
+
+    /// A file's name in messages: its path in the submission, and for a
+    /// one-file submission the file's own name.
+    pub fn shown(&self, rel: &str) -> String {
+        match &self.main_name {
+            Some(name) if rel == "main.py" => name.clone(),
+            _ => rel.to_string(),
+        }
     }
 
     /// Writes the files under `dir`.

@@ -67,8 +67,10 @@ def seat_observation(env, seat):
     return env._Environment__get_shared_state(seat).observation
 
 
-def state_line(env, actions=None):
+def state_line(env, actions=None, logs=None):
     line = {}
+    if logs is not None:
+        line["logs"] = logs
     if actions is not None:
         line["actions"] = actions
     line["step"] = env.state[0].observation.step
@@ -87,6 +89,26 @@ def new_env(name, seed, players, steps):
     return env
 
 
+def play(env, ask, with_logs=False):
+    """Plays `env` to its end and prints its lines. `ask(seat)` gives an
+    ACTIVE seat's (action for `env.step`, action as recorded, log)."""
+    out = sys.stdout
+    out.write(state_line(env) + "\n")
+    while not env.done:
+        actions, recorded, logs = [], [], []
+        for seat in range(len(env.state)):
+            if env.state[seat].status != "ACTIVE":
+                action, record, log = None, None, {}
+            else:
+                action, record, log = ask(seat)
+            actions.append(action)
+            recorded.append(record)
+            logs.append(log)
+        env.step(actions, logs)
+        printed = [log.get("stdout", "") + log.get("stderr", "") for log in logs] if with_logs else None
+        out.write(state_line(env, recorded, printed) + "\n")
+
+
 def episode(args):
     agents_module = importlib.import_module(f"agents_{args.env}")
     names = args.agents.split(",")
@@ -97,28 +119,18 @@ def episode(args):
         agents_module.make_agent(name, args.seed, seat, env.configuration)
         for seat, name in enumerate(names)
     ]
-    out = sys.stdout
-    out.write(state_line(env) + "\n")
-    while not env.done:
-        actions, recorded = [], []
-        for seat, agent in enumerate(agents):
-            if env.state[seat].status != "ACTIVE":
-                actions.append(None)
-                recorded.append(None)
-                continue
-            obs = structify(plain(seat_observation(env, seat)))
-            try:
-                action = plain(agent(obs, env.configuration))
-            except Exception as e:
-                if not hasattr(e, "answer_text"):
-                    raise
-                actions.append(e)
-                recorded.append({"raised": e.answer_text})
-                continue
-            actions.append(action)
-            recorded.append(action)
-        env.step(actions)
-        out.write(state_line(env, recorded) + "\n")
+
+    def ask(seat):
+        obs = structify(plain(seat_observation(env, seat)))
+        try:
+            action = plain(agents[seat](obs, env.configuration))
+        except Exception as e:
+            if not hasattr(e, "answer_text"):
+                raise
+            return e, {"raised": e.answer_text}, {}
+        return action, action, {}
+
+    play(env, ask)
 
 
 def kaggle(args):
@@ -127,24 +139,15 @@ def kaggle(args):
     paths = args.agents.split(",")
     env = new_env(args.env, args.seed, len(paths), args.steps)
     agents = [Agent(path, env) for path in paths]
-    out = sys.stdout
-    out.write(state_line(env) + "\n")
-    while not env.done:
-        actions, logs = [], []
-        for seat, agent in enumerate(agents):
-            if env.state[seat].status != "ACTIVE":
-                actions.append(None)
-                logs.append({})
-                continue
-            action, log = agent.act(seat_observation(env, seat))
-            if isinstance(action, BaseException):
-                sys.exit(f"seat {seat} ({paths[seat]}) raised at step {env.state[0].observation.step}:\n{log['stderr']}")
-            actions.append(action)
-            logs.append(log)
-        env.step(actions, logs)
-        line = json.loads(state_line(env, [plain(a) for a in actions]))
-        line = {"logs": [log.get("stdout", "") + log.get("stderr", "") for log in logs], **line}
-        out.write(json.dumps(line, separators=(",", ":"), allow_nan=False) + "\n")
+
+    def ask(seat):
+        action, log = agents[seat].act(seat_observation(env, seat))
+        if isinstance(action, BaseException):
+            step = env.state[0].observation.step
+            sys.exit(f"seat {seat} ({paths[seat]}) raised at step {step}:\n{log['stderr']}")
+        return action, plain(action), log
+
+    play(env, ask, with_logs=True)
 
 
 def boards(args):

@@ -10,6 +10,7 @@
 //! `{"step": k, "observation": ..., "rewards": [...], "statuses": [...]}`.
 
 pub mod json;
+pub mod kaggle;
 pub mod upstream;
 
 pub use json::{first_difference, Difference, Json};

@@ -16,17 +16,14 @@
 //! too: upstream's per-step stdout against the bot's log.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::thread;
 
 use anyhow::{bail, ensure, Context, Result};
-use ludus_fidelity::{
-    compare_episodes, kaggle_environments_dir, ludus_episode, upstream_kaggle_episode, Json,
-    StepLine,
-};
-use ludus_host::build::kaggle::{build_kaggle, KaggleGame};
-use ludus_host::build::submission::Submission;
-use ludus_host::{BotModule, Limits, MatchSpec, Replay, Sandbox, SandboxOptions};
+use ludus_fidelity::kaggle::{agents_dir, build_agent, kore_starter, main_py};
+use ludus_fidelity::{compare_episodes, ludus_episode, upstream_kaggle_episode, Json, StepLine};
+use ludus_host::build::kaggle::KaggleGame;
+use ludus_host::{BotModule, Limits, MatchSpec, Replay};
 
 struct Episode {
     game: KaggleGame,
@@ -35,54 +32,15 @@ struct Episode {
     agents: Vec<PathBuf>,
 }
 
-fn sandbox() -> &'static Sandbox {
-    static SANDBOX: OnceLock<Sandbox> = OnceLock::new();
-    SANDBOX.get_or_init(|| {
-        Sandbox::with_options(SandboxOptions {
-            cache_dir: Some(ludus_testkit::workspace_root().join("target/module-cache")),
-            ..SandboxOptions::default()
-        })
-        .expect("sandbox")
-    })
-}
-
-fn agents_dir() -> PathBuf {
-    ludus_testkit::workspace_root().join("fidelity/kaggle")
-}
-
-/// The Kore starter bot as kaggle-environments ships it.
-fn kore_starter() -> PathBuf {
-    kaggle_environments_dir()
-        .expect("the fidelity venv")
-        .join("envs/kore_fleets/starter_bots/python/main.py")
-}
-
-/// Builds a submission (a `main.py` or a folder) as `ludus build-bot` does,
-/// checking the game it detects.
+/// Builds a submission, checking the game it is detected for.
 fn build(path: &Path, game: KaggleGame) -> Result<Arc<BotModule>> {
-    ludus_testkit::ensure_python().map_err(anyhow::Error::msg)?;
-    let submission = Submission::read(path)?;
-    let (wasm, detected) = build_kaggle(&submission, None, &ludus_testkit::tools_dir())
-        .with_context(|| format!("building {}", path.display()))?;
+    let (bot, detected) = build_agent(path)?;
     ensure!(
         detected == game,
         "{} detected as {detected}",
         path.display()
     );
-    let name = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    Ok(sandbox().load_file_named(&name, &wasm)?)
-}
-
-/// The upstream path of a submission: a folder is its `main.py`.
-fn main_py(path: &Path) -> PathBuf {
-    if path.is_dir() {
-        path.join("main.py")
-    } else {
-        path.to_path_buf()
-    }
+    Ok(bot)
 }
 
 fn statuses(line: &StepLine) -> Vec<String> {
@@ -184,7 +142,7 @@ fn compare(what: &str, ep: &Episode, upstream: &[StepLine], replay: &Replay) -> 
 #[test]
 fn kaggle_agents_play_the_same_moves_as_in_kaggle_environments() {
     let dir = agents_dir();
-    let starter = kore_starter();
+    let starter = kore_starter().expect("the fidelity venv");
     let seeded = dir.join("kore_seeded.py");
     let collector = dir.join("halite_collector.py");
     let pack = dir.join("halite_pack");

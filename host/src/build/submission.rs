@@ -134,8 +134,9 @@ fn add(
     Ok(())
 }
 
-/// Every `.py` file under `dir`, skipping hidden folders and `__pycache__`
-/// (a virtual environment is usually one of them).
+/// Every `.py` file under `dir`, skipping hidden folders, `__pycache__` and
+/// virtual environments (a folder with `pyvenv.cfg`): what an agent's
+/// folder holds beside its code.
 fn read_dir(
     root: &Path,
     dir: &Path,
@@ -157,7 +158,10 @@ fn read_dir(
         // Follows links to files, not to folders (no cycles).
         let kind = entry.file_type().map_err(|e| read_err(&path, e))?;
         if kind.is_dir() {
-            if !name.starts_with('.') && name != "__pycache__" {
+            let skipped = name.starts_with('.')
+                || name == "__pycache__"
+                || path.join("pyvenv.cfg").exists();
+            if !skipped {
                 read_dir(root, &path, files, total)?;
             }
         } else if name.ends_with(".py") && path.is_file() {
@@ -305,6 +309,28 @@ mod tests {
         assert_eq!(m.packages.get("ns.deep"), Some(&None));
         assert!(m.contains("ns.deep.b"));
         assert!(!m.contains("my-lib.x") && !m.contains("notes"));
+    }
+
+    #[test]
+    fn a_folder_gives_its_python_files_but_not_what_lies_beside_the_code() {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in [
+            ("main.py", "def agent(obs, config):\n    return {}\n"),
+            ("lib/strategy.py", "X = 1\n"),
+            ("notes.txt", "not code"),
+            (".git/hooks/x.py", ""),
+            ("__pycache__/main.py", ""),
+            ("env/pyvenv.cfg", "home = /usr/bin\n"),
+            ("env/lib/site.py", ""),
+        ] {
+            let p = dir.path().join(path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        }
+        let s = Submission::read(dir.path()).unwrap();
+        let files: Vec<&str> = s.files.keys().map(|f| f.as_str()).collect();
+        assert_eq!(files, ["lib/strategy.py", "main.py"]);
+        assert_eq!(s.shown("main.py"), "main.py");
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! pairs. Both are pure and deterministic.
 
 pub mod ladder;
+pub mod lookup;
 pub mod matchup;
 pub mod ratings;
 pub mod report;

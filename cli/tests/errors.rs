@@ -5,7 +5,6 @@
 mod common;
 
 use common::*;
-use std::path::Path;
 
 /// A scratch folder with the files the bad invocations need.
 fn scene() -> tempfile::TempDir {
@@ -254,89 +253,4 @@ fn verify_names_every_place_it_looked_for_a_missing_bot() {
         t.contains("planet_wars_random from the module cache"),
         "{t}"
     );
-}
-
-/// A second `ladder run` of a ladder another live process is playing says
-/// which process, plays nothing, and the ladder finishes once the first is
-/// gone (here killed: its claim dies with it).
-#[test]
-fn a_second_ladder_run_of_a_ladder_in_play_names_the_process_and_plays_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    for (name, file) in [
-        ("expander", "planet_wars_expander"),
-        ("random", "planet_wars_random"),
-        ("idle", "planet_wars_idle"),
-    ] {
-        let o = ludus(
-            &[
-                "submit",
-                &bot(file),
-                "--name",
-                name,
-                "--game",
-                "planet-wars",
-            ],
-            d,
-        );
-        assert!(o.status.success(), "{}", text(&o));
-    }
-    let args = [
-        "ladder",
-        "run",
-        "--game",
-        "planet-wars",
-        "--rounds",
-        "12",
-        "--seed",
-        "3",
-        "--threads",
-        "1",
-    ];
-    let mut first = ludus_cmd(&args, d)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    wait_for_results(&d.join("ludus.db"), 1, &mut first);
-    let o = ludus(&args, d);
-    let t = text(&o);
-    let played_before = results(&d.join("ludus.db"));
-    assert_eq!(o.status.code(), Some(1), "{t}");
-    assert!(
-        t.contains("is being played by another process")
-            && t.contains(&format!("pid {} on host", first.id()))
-            && t.contains("since 20")
-            && t.contains("nothing was played here"),
-        "{t}"
-    );
-    assert!(!t.contains("damaged") && !t.contains("UNIQUE"), "{t}");
-    first.kill().unwrap();
-    first.wait().unwrap();
-    let o = ludus(&args, d);
-    assert!(o.status.success(), "{}", text(&o));
-    let total = 12 * 6;
-    assert_eq!(results(&d.join("ludus.db")), total);
-    assert!(played_before < total);
-}
-
-fn results(db: &Path) -> usize {
-    let c = rusqlite::Connection::open(db).unwrap();
-    c.query_row("SELECT count(*) FROM results", [], |r| r.get::<_, i64>(0))
-        .unwrap() as usize
-}
-
-fn wait_for_results(db: &Path, n: usize, child: &mut std::process::Child) {
-    let start = std::time::Instant::now();
-    while !db.exists() || results(db) < n {
-        assert!(
-            start.elapsed() < std::time::Duration::from_secs(120),
-            "the ladder made no progress"
-        );
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the ladder ended early"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
 }

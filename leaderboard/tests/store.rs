@@ -23,6 +23,14 @@ fn database(path: &Path) -> Store {
     store
 }
 
+/// Submits a second bot: a write.
+fn submit_another(store: &mut Store) -> Result<(), StoreError> {
+    let wasm = b"\0asm\x01\0\0\0\0";
+    store
+        .submit("two", "planet-wars", wasm, &sha(wasm), NOW)
+        .map(drop)
+}
+
 fn says(err: &StoreError, words: &[&str]) {
     let text = err.to_string();
     for w in words {
@@ -90,15 +98,7 @@ fn a_read_only_database_is_read_and_refuses_writes_saying_so() {
     // Even for root, who may write anywhere: the file's permissions say read-only.
     let mut store = Store::open(&path).unwrap();
     assert_eq!(store.latest_bots("planet-wars").unwrap().len(), 1);
-    let err = store
-        .submit(
-            "two",
-            "planet-wars",
-            b"\0asm\x01\0\0\0\0",
-            &sha(b"\0asm\x01\0\0\0\0"),
-            NOW,
-        )
-        .expect_err("refused");
+    let err = submit_another(&mut store).expect_err("refused");
     assert!(matches!(err, StoreError::ReadOnly(_)), "{err:?}");
     says(&err, &["ludus.db", "read-only", "chmod u+w"]);
     assert!(!err.to_string().contains("recover"), "{err}");
@@ -114,30 +114,14 @@ fn a_database_another_program_keeps_locked_says_it_is_locked() {
     other
         .execute_batch("BEGIN IMMEDIATE; DELETE FROM bot_versions WHERE name = 'nobody';")
         .unwrap();
-    let err = store
-        .submit(
-            "two",
-            "planet-wars",
-            b"\0asm\x01\0\0\0\0",
-            &sha(b"\0asm\x01\0\0\0\0"),
-            NOW,
-        )
-        .expect_err("blocked");
+    let err = submit_another(&mut store).expect_err("blocked");
     assert!(matches!(err, StoreError::Locked { .. }), "{err:?}");
     says(&err, &["ludus.db", "locked by another program"]);
     assert!(!err.to_string().contains("recover"), "{err}");
     other.execute_batch("ROLLBACK").unwrap();
     // Reading was never blocked, and the write goes through once the lock is gone.
     assert_eq!(store.latest_bots("planet-wars").unwrap().len(), 1);
-    store
-        .submit(
-            "two",
-            "planet-wars",
-            b"\0asm\x01\0\0\0\0",
-            &sha(b"\0asm\x01\0\0\0\0"),
-            NOW,
-        )
-        .unwrap();
+    submit_another(&mut store).unwrap();
 }
 
 fn one_ladder(store: &mut Store, game: &str, seeds: &[u64]) -> i64 {

@@ -210,7 +210,7 @@ enum ReplayCommand {
         #[arg(long)]
         bots: Vec<PathBuf>,
         #[command(flatten)]
-        db: StoreArg,
+        db: OptionalDbArg,
     },
     /// Write a page that plays the replay in a browser: one self-contained
     /// HTML file (no network), the board drawn turn by turn.
@@ -225,7 +225,7 @@ enum ReplayCommand {
         #[arg(long, default_value = "auto")]
         embed: EmbedArg,
         #[command(flatten)]
-        db: StoreArg,
+        db: OptionalDbArg,
     },
     /// Print what happened in a replay.
     Show {
@@ -235,7 +235,7 @@ enum ReplayCommand {
         #[arg(long)]
         turn: Option<u32>,
         #[command(flatten)]
-        db: StoreArg,
+        db: OptionalDbArg,
     },
     /// Write the replay of a match stored in the database to a file.
     Export {
@@ -246,13 +246,13 @@ enum ReplayCommand {
         #[arg(short, long)]
         out: PathBuf,
         #[command(flatten)]
-        db: StoreArg,
+        db: OptionalDbArg,
     },
 }
 
 /// The database a replay command may read stored matches and bots from.
 #[derive(Args)]
-pub(crate) struct StoreArg {
+pub(crate) struct OptionalDbArg {
     /// The Ludus database (default: ludus.db, when it exists).
     #[arg(long)]
     pub(crate) db: Option<PathBuf>,
@@ -561,4 +561,23 @@ fn engine_run(
     }
     out.flush()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_line;
+
+    #[test]
+    fn an_error_prints_on_one_line_with_each_cause_once() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "gone (os error 2)");
+        let quoted = anyhow::Error::new(io)
+            .context("cannot read m.json: gone (os error 2)")
+            .context("cannot verify m.json");
+        assert_eq!(
+            one_line(&quoted),
+            "cannot verify m.json: cannot read m.json: gone (os error 2)"
+        );
+        let dump = anyhow::anyhow!("expected=[\n    0x0,\n    0x61,\n] actual").context("bad");
+        assert_eq!(one_line(&dump), "bad: expected=[ 0x0, 0x61, ] actual");
+    }
 }

@@ -1,7 +1,7 @@
 //! The commands around single matches: play, replay verify/show/html/export,
 //! and the list of a ladder's matches.
 
-use crate::{clip, game_config, EmbedArg, StoreArg};
+use crate::{clip, game_config, EmbedArg, OptionalDbArg};
 use anyhow::{bail, Context, Result};
 use ludus_host::{short_id, Limits, Replay, Sandbox};
 use ludus_leaderboard::lookup::{self, Places, ReplaySource};
@@ -10,7 +10,7 @@ use ludus_leaderboard::store::Store;
 use std::path::{Path, PathBuf};
 
 /// The database of `--db`, or `ludus.db` when it is here; `None` without either.
-fn optional_store(arg: &StoreArg) -> Result<Option<Store>> {
+fn optional_store(arg: &OptionalDbArg) -> Result<Option<Store>> {
     match &arg.db {
         Some(path) => Ok(Some(Store::open_existing(path)?)),
         None => {
@@ -24,7 +24,7 @@ fn optional_store(arg: &StoreArg) -> Result<Option<Store>> {
     }
 }
 
-fn open_replay(arg: &str, db: &StoreArg) -> Result<(Replay, ReplaySource, Option<Store>)> {
+fn open_replay(arg: &str, db: &OptionalDbArg) -> Result<(Replay, ReplaySource, Option<Store>)> {
     let store = optional_store(db)?;
     let (replay, source) = lookup::open_replay(arg, store.as_ref())?;
     Ok((replay, source, store))
@@ -136,7 +136,7 @@ fn print_summary(replay: &Replay) {
     println!("result   {}", summary.result);
 }
 
-pub(crate) fn verify(arg: &str, mut dirs: Vec<PathBuf>, db: &StoreArg) -> Result<()> {
+pub(crate) fn verify(arg: &str, mut dirs: Vec<PathBuf>, db: &OptionalDbArg) -> Result<()> {
     let (replay, source, store) = open_replay(arg, db)?;
     if dirs.is_empty() {
         if let ReplaySource::File(path) = &source {
@@ -171,7 +171,12 @@ pub(crate) fn verify(arg: &str, mut dirs: Vec<PathBuf>, db: &StoreArg) -> Result
     }
 }
 
-pub(crate) fn replay_html(arg: &str, out: &Path, embed: EmbedArg, db: &StoreArg) -> Result<()> {
+pub(crate) fn replay_html(
+    arg: &str,
+    out: &Path,
+    embed: EmbedArg,
+    db: &OptionalDbArg,
+) -> Result<()> {
     let (replay, _, _) = open_replay(arg, db)?;
     let embed = match embed {
         EmbedArg::Auto => ludus_viewer::Embed::Auto,
@@ -195,7 +200,7 @@ pub(crate) fn replay_html(arg: &str, out: &Path, embed: EmbedArg, db: &StoreArg)
     Ok(())
 }
 
-pub(crate) fn show(arg: &str, turn: Option<u32>, db: &StoreArg) -> Result<()> {
+pub(crate) fn show(arg: &str, turn: Option<u32>, db: &OptionalDbArg) -> Result<()> {
     let (replay, _, _) = open_replay(arg, db)?;
     let Some(t) = turn else {
         for (seat, info) in replay.seats.iter().enumerate() {
@@ -243,7 +248,7 @@ pub(crate) fn show(arg: &str, turn: Option<u32>, db: &StoreArg) -> Result<()> {
     Ok(())
 }
 
-pub(crate) fn export(prefix: &str, out: &Path, db: &StoreArg) -> Result<()> {
+pub(crate) fn export(prefix: &str, out: &Path, db: &OptionalDbArg) -> Result<()> {
     let store = optional_store(db)?
         .context("no ludus.db here to export a match from; pass --db with your Ludus database")?;
     let replay = lookup::stored_replay(&store, prefix)?;

@@ -232,11 +232,26 @@ fn as_q(a: Area) -> Q {
 
 #[test]
 fn hand_made_drawings_have_the_areas_worked_out_by_hand() {
-    let square = [((0, 0), (3, 0)), ((3, 0), (3, 3)), ((3, 3), (0, 3)), ((0, 3), (0, 0))];
-    let bow_tie = [((0, 0), (3, 3)), ((3, 3), (3, 0)), ((3, 0), (0, 3)), ((0, 3), (0, 0))];
+    let square = [
+        ((0, 0), (3, 0)),
+        ((3, 0), (3, 3)),
+        ((3, 3), (0, 3)),
+        ((0, 3), (0, 0)),
+    ];
+    let bow_tie = [
+        ((0, 0), (3, 3)),
+        ((3, 3), (3, 0)),
+        ((3, 0), (0, 3)),
+        ((0, 3), (0, 0)),
+    ];
     let open_u = [((0, 2), (3, 2)), ((3, 2), (3, 0))];
     // Two shallow edges crossing at (3/2, 1/2): a bow tie on its side.
-    let thin = [((0, 0), (3, 1)), ((0, 1), (3, 0)), ((0, 0), (0, 1)), ((3, 0), (3, 1))];
+    let thin = [
+        ((0, 0), (3, 1)),
+        ((0, 1), (3, 0)),
+        ((0, 0), (0, 1)),
+        ((3, 0), (3, 1)),
+    ];
     for (segs, area) in [
         (&square[..], Q::int(9)),
         (&bow_tie[..], Q::new(9, 2)),
@@ -271,5 +286,8 @@ fn enclosed_area_equals_an_independent_slab_computation_on_random_drawings() {
             with_area += 1;
         }
     }
-    assert!(with_area > 1000, "only {with_area} drawings enclosed anything");
+    assert!(
+        with_area > 1000,
+        "only {with_area} drawings enclosed anything"
+    );
 }

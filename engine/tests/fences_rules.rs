@@ -76,7 +76,10 @@ fn the_board_is_17_by_11_points_and_each_player_starts_with_an_edge_of_3_on_the_
         g.observation(0, &mut s);
         serde_json::from_str(&s).unwrap()
     };
-    assert_eq!((v["width"].as_u64(), v["height"].as_u64()), (Some(17), Some(11)));
+    assert_eq!(
+        (v["width"].as_u64(), v["height"].as_u64()),
+        (Some(17), Some(11))
+    );
     assert_eq!(
         v["edges"],
         json!([{"id": 0, "a": [0, 5], "b": [3, 5], "owner": 0, "turn": 0, "protected": false},
@@ -129,19 +132,31 @@ fn both_players_are_asked_every_move_and_the_one_not_to_move_answers_wait() {
     let mut g = Fences::new(17, 11, 120);
     let (blue, red) = (observe(&g, BLUE), observe(&g, RED));
     assert_eq!(blue["your_turn"], json!(true));
-    assert_eq!((blue["round"].as_u64(), blue["moves_left"].as_u64()), (Some(1), Some(1)));
-    assert!(blue["legal_actions"][0].as_str().unwrap().starts_with("MOVE"));
+    assert_eq!(
+        (blue["round"].as_u64(), blue["moves_left"].as_u64()),
+        (Some(1), Some(1))
+    );
+    assert!(blue["legal_actions"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("MOVE"));
     assert_eq!(red["your_turn"], json!(false));
     assert_eq!(red["legal_actions"], json!(["WAIT"]));
     assert_eq!(red["legal_moves"], json!([]));
     // A move from the player not to move is refused and changes nothing.
     let refused = g.step(&[Some("MOVE 3 5 6 5"), Some("MOVE 13 5 10 5")]);
     assert_eq!(refused.len(), 1);
-    assert_eq!((refused[0].seat, refused[0].kind.as_str()), (RED, kind::NOT_YOUR_TURN));
+    assert_eq!(
+        (refused[0].seat, refused[0].kind.as_str()),
+        (RED, kind::NOT_YOUR_TURN)
+    );
     assert_eq!(nodes(&g, RED), vec![(13, 5), (16, 5)]);
     assert_eq!(nodes(&g, BLUE), vec![(0, 5), (3, 5), (6, 5)]);
     let red = observe(&g, RED);
-    assert_eq!((red["your_turn"].clone(), red["moves_left"].as_u64()), (json!(true), Some(2)));
+    assert_eq!(
+        (red["your_turn"].clone(), red["moves_left"].as_u64()),
+        (json!(true), Some(2))
+    );
 }
 
 // --- 3. A move --------------------------------------------------------------------
@@ -177,7 +192,11 @@ fn you_cannot_end_in_the_middle_of_your_own_edge() {
     let g = board(&[(BLUE, (0, 5), (3, 5)), (BLUE, (3, 5), (2, 2))]);
     assert_eq!(check(&g, BLUE, [2, 2, 2, 5]), Err(kind::ENDS_ON_OWN_EDGE));
     assert_eq!(check(&g, BLUE, [3, 5, 1, 5]), Err(kind::ENDS_ON_OWN_EDGE));
-    assert_eq!(check(&g, BLUE, [2, 2, 0, 5]), Ok(None), "an end of an edge is a node");
+    assert_eq!(
+        check(&g, BLUE, [2, 2, 0, 5]),
+        Ok(None),
+        "an end of an edge is a node"
+    );
 }
 
 #[test]
@@ -237,7 +256,17 @@ fn a_bow_tie_whose_crossing_is_a_corner_encloses_two_triangles() {
 #[test]
 fn a_region_inside_a_region_counts_once() {
     let mut edges = Vec::new();
-    let ring = [(0, 0), (3, 0), (6, 0), (6, 3), (6, 6), (3, 6), (0, 6), (0, 3), (0, 0)];
+    let ring = [
+        (0, 0),
+        (3, 0),
+        (6, 0),
+        (6, 3),
+        (6, 6),
+        (3, 6),
+        (0, 6),
+        (0, 3),
+        (0, 0),
+    ];
     for w in ring.windows(2) {
         edges.push((BLUE, w[0], w[1]));
     }
@@ -247,9 +276,17 @@ fn a_region_inside_a_region_counts_once() {
     }
     let g = board(&edges);
     assert_eq!(area(&g, BLUE), "36");
-    let areas: Vec<String> = g.regions(BLUE).iter().map(|r| r.area.exact_text()).collect();
+    let areas: Vec<String> = g
+        .regions(BLUE)
+        .iter()
+        .map(|r| r.area.exact_text())
+        .collect();
     assert_eq!(areas, vec!["32", "4"]);
-    assert_eq!(g.regions(BLUE)[0].edges.len(), 12, "the ring borders the inner square too");
+    assert_eq!(
+        g.regions(BLUE)[0].edges.len(),
+        12,
+        "the ring borders the inner square too"
+    );
 }
 
 #[test]
@@ -321,9 +358,17 @@ fn scores_are_added_at_the_end_of_every_turn_not_after_every_move() {
 
 #[test]
 fn a_new_edge_crossing_an_opponent_edge_breaks_that_whole_edge() {
-    let mut g = board(&[(BLUE, (0, 4), (3, 4)), (BLUE, (3, 4), (3, 1)), (RED, (1, 2), (1, 1))]);
+    let mut g = board(&[
+        (BLUE, (0, 4), (3, 4)),
+        (BLUE, (3, 4), (3, 1)),
+        (RED, (1, 2), (1, 1)),
+    ]);
     g.set_turn(1);
-    assert_eq!(check(&g, RED, [1, 2, 2, 5]), Ok(Some(0)), "crosses at (5/3, 4)");
+    assert_eq!(
+        check(&g, RED, [1, 2, 2, 5]),
+        Ok(Some(0)),
+        "crosses at (5/3, 4)"
+    );
     assert!(play(&mut g, &mv(1, 2, 2, 5)).is_empty());
     assert_eq!(ids(&g), vec![1, 2, 3]);
     assert_eq!(nodes(&g, BLUE), vec![(3, 1), (3, 4)]);
@@ -333,7 +378,11 @@ fn a_new_edge_crossing_an_opponent_edge_breaks_that_whole_edge() {
 fn a_new_edge_that_only_touches_an_opponent_edge_breaks_it_too() {
     let mut g = board(&[(BLUE, (0, 4), (3, 4)), (RED, (5, 2), (6, 2))]);
     g.set_turn(1);
-    assert_eq!(check(&g, RED, [5, 2, 2, 4]), Ok(Some(0)), "ends on its middle");
+    assert_eq!(
+        check(&g, RED, [5, 2, 2, 4]),
+        Ok(Some(0)),
+        "ends on its middle"
+    );
     assert!(play(&mut g, &mv(5, 2, 2, 4)).is_empty());
     assert!(g.edges_of(BLUE).next().is_none());
 }
@@ -353,7 +402,11 @@ fn a_break_frees_the_region_the_edge_enclosed() {
 
 #[test]
 fn opponent_nodes_left_with_no_edge_disappear() {
-    let mut g = board(&[(BLUE, (0, 4), (3, 4)), (BLUE, (3, 4), (3, 1)), (RED, (5, 2), (6, 2))]);
+    let mut g = board(&[
+        (BLUE, (0, 4), (3, 4)),
+        (BLUE, (3, 4), (3, 1)),
+        (RED, (5, 2), (6, 2)),
+    ]);
     g.set_turn(1);
     assert!(play(&mut g, &mv(5, 2, 2, 2)).is_empty(), "crosses (3, 2)");
     assert_eq!(nodes(&g, BLUE), vec![(0, 4), (3, 4)]);
@@ -381,7 +434,11 @@ fn starting_edges_break_like_any_other_and_a_player_left_without_edges_loses() {
     g.add_edge(RED, (6, 3), (8, 3), 0);
     g.enclose();
     g.set_turn(2);
-    assert_eq!(check(&g, RED, [6, 3, 3, 6]), Ok(None), "passes (4, 5), beside it");
+    assert_eq!(
+        check(&g, RED, [6, 3, 3, 6]),
+        Ok(None),
+        "passes (4, 5), beside it"
+    );
     assert_eq!(check(&g, RED, [6, 3, 3, 5]), Ok(Some(0)), "its node (3, 5)");
     assert!(play(&mut g, &mv(6, 3, 3, 5)).is_empty());
     assert!(g.nodes(BLUE).is_empty());
@@ -395,7 +452,11 @@ fn starting_edges_break_like_any_other_and_a_player_left_without_edges_loses() {
 
 #[test]
 fn a_move_may_touch_at_most_one_opponent_edge() {
-    let mut g = board(&[(BLUE, (0, 4), (3, 4)), (BLUE, (0, 6), (3, 6)), (RED, (2, 3), (4, 2))]);
+    let mut g = board(&[
+        (BLUE, (0, 4), (3, 4)),
+        (BLUE, (0, 6), (3, 6)),
+        (RED, (2, 3), (4, 2)),
+    ]);
     g.set_turn(1);
     assert_eq!(check(&g, RED, [2, 3, 2, 6]), Err(kind::TOUCHES_TWO_EDGES));
     assert_eq!(check(&g, RED, [2, 3, 2, 5]), Ok(Some(0)));
@@ -449,7 +510,11 @@ fn you_cannot_run_along_an_opponent_edge_lengthwise() {
     let mut g = board(&[(BLUE, (0, 4), (3, 4)), (RED, (5, 4), (6, 3))]);
     g.set_turn(1);
     assert_eq!(check(&g, RED, [5, 4, 2, 4]), Err(kind::RUNS_ALONG));
-    assert_eq!(check(&g, RED, [5, 4, 3, 4]), Ok(Some(0)), "end to end is a touch");
+    assert_eq!(
+        check(&g, RED, [5, 4, 3, 4]),
+        Ok(Some(0)),
+        "end to end is a touch"
+    );
 }
 
 // --- 10. The end ------------------------------------------------------------------
@@ -461,7 +526,10 @@ fn after_the_last_move_the_higher_exact_score_wins_and_equal_is_a_draw() {
     g.set_score(BLUE, Area::squares(1_000_000) + Area(1));
     g.set_score(RED, Area::squares(1_000_000));
     let o = g.outcome().unwrap();
-    assert_eq!(o.scores[0], o.scores[1], "the doubles cannot tell them apart");
+    assert_eq!(
+        o.scores[0], o.scores[1],
+        "the doubles cannot tell them apart"
+    );
     assert_eq!(o.placements, vec![1, 2], "the exact scores can");
     g.set_score(RED, Area::squares(1_000_000) + Area(1));
     let o = g.outcome().unwrap();
@@ -472,7 +540,12 @@ fn after_the_last_move_the_higher_exact_score_wins_and_equal_is_a_draw() {
 #[test]
 fn a_whole_game_ends_after_its_last_move_with_the_higher_score_first() {
     let mut g = Fences::new(17, 11, 6);
-    let plan = [mv(3, 5, 3, 2), mv(13, 5, 13, 2), mv(13, 2, 16, 5), mv(3, 2, 0, 5)];
+    let plan = [
+        mv(3, 5, 3, 2),
+        mv(13, 5, 13, 2),
+        mv(13, 2, 16, 5),
+        mv(3, 2, 0, 5),
+    ];
     for m in &plan {
         assert!(play(&mut g, m).is_empty(), "{m}");
         assert!(g.outcome().is_none());
@@ -492,11 +565,18 @@ fn a_whole_game_ends_after_its_last_move_with_the_higher_score_first() {
 fn a_late_missing_or_illegal_move_is_passed() {
     let mut g = Fences::new(17, 11, 120);
     let before = g.edges().len();
-    assert!(g.step(&[None, Some("WAIT")]).is_empty(), "no answer: passed silently");
+    assert!(
+        g.step(&[None, Some("WAIT")]).is_empty(),
+        "no answer: passed silently"
+    );
     assert_eq!((g.turn(), g.edges().len()), (1, before));
     let r = play(&mut g, &mv(13, 5, 13, 0));
     assert_eq!(r[0].kind, kind::OUT_OF_REACH);
-    assert!(r[0].reason.ends_with("the move is passed"), "{}", r[0].reason);
+    assert!(
+        r[0].reason.ends_with("the move is passed"),
+        "{}",
+        r[0].reason
+    );
     let r = play(&mut g, "MOVE 13 5");
     assert_eq!(r[0].kind, kind::UNPARSEABLE);
     assert_eq!((g.turn(), g.edges().len()), (3, before));
@@ -517,17 +597,42 @@ fn the_observation_has_every_field_of_the_rule_book() {
     assert_eq!(
         keys(&o),
         vec![
-            "edges", "height", "legal_actions", "legal_moves", "moves_left", "opponent", "reach",
-            "regions", "round", "rounds", "self", "to_move", "turn", "turns", "width", "your_turn"
+            "edges",
+            "height",
+            "legal_actions",
+            "legal_moves",
+            "moves_left",
+            "opponent",
+            "reach",
+            "regions",
+            "round",
+            "rounds",
+            "self",
+            "to_move",
+            "turn",
+            "turns",
+            "width",
+            "your_turn"
         ]
     );
     assert_eq!(
         keys(&o["self"]),
-        vec!["area", "area_exact", "color", "id", "nodes", "score", "score_exact"]
+        vec![
+            "area",
+            "area_exact",
+            "color",
+            "id",
+            "nodes",
+            "score",
+            "score_exact"
+        ]
     );
     assert_eq!(o["self"]["color"], json!("blue"));
     assert_eq!(o["opponent"]["color"], json!("red"));
-    assert_eq!(keys(&o["edges"][0]), vec!["a", "b", "id", "owner", "protected", "turn"]);
+    assert_eq!(
+        keys(&o["edges"][0]),
+        vec!["a", "b", "id", "owner", "protected", "turn"]
+    );
     assert_eq!(
         o["regions"][0],
         json!({"owner": 0, "area": 9.0, "area_exact": "9",
@@ -537,7 +642,10 @@ fn the_observation_has_every_field_of_the_rule_book() {
     let first = &o["legal_moves"][0];
     assert_eq!(
         o["legal_actions"][0],
-        json!(format!("MOVE {} {} {} {}", first[0], first[1], first[2], first[3]))
+        json!(format!(
+            "MOVE {} {} {} {}",
+            first[0], first[1], first[2], first[3]
+        ))
     );
 }
 
@@ -552,7 +660,10 @@ fn random_games(games: u64, mut visit: impl FnMut(&Fences, &mut dyn FnMut(u32) -
         while g.outcome().is_none() {
             visit(&g, &mut pick);
             let legal = g.legal_moves(g.to_move());
-            let keen: Vec<_> = legal.iter().filter(|m| m.closes || m.breaks.is_some()).collect();
+            let keen: Vec<_> = legal
+                .iter()
+                .filter(|m| m.closes || m.breaks.is_some())
+                .collect();
             let answer = if pick(20) == 0 {
                 "WAIT".to_string()
             } else if !keen.is_empty() && pick(2) == 0 {
@@ -563,7 +674,10 @@ fn random_games(games: u64, mut visit: impl FnMut(&Fences, &mut dyn FnMut(u32) -
                 mv(m.seg.a.x, m.seg.a.y, m.seg.b.x, m.seg.b.y)
             };
             let refused = play(&mut g, &answer);
-            assert!(answer == "WAIT" || refused.is_empty(), "{answer}: {refused:?}");
+            assert!(
+                answer == "WAIT" || refused.is_empty(),
+                "{answer}: {refused:?}"
+            );
         }
     }
 }
@@ -586,7 +700,9 @@ fn legal_moves_are_exactly_the_moves_the_game_accepts_on_random_play() {
         // Every point within reach of some nodes, and one far off: accepted
         // exactly when listed.
         let listed = |xy: [i64; 4]| {
-            legal.iter().any(|m| [m.seg.a.x, m.seg.a.y, m.seg.b.x, m.seg.b.y].map(i64::from) == xy)
+            legal
+                .iter()
+                .any(|m| [m.seg.a.x, m.seg.a.y, m.seg.b.x, m.seg.b.y].map(i64::from) == xy)
         };
         let all = g.nodes(seat);
         for n in (0..3).map(|_| all[pick(all.len() as u32) as usize]) {
@@ -597,7 +713,12 @@ fn legal_moves_are_exactly_the_moves_the_game_accepts_on_random_play() {
                 }
             }
         }
-        let junk = [pick(40) as i64 - 20, pick(40) as i64 - 20, pick(40) as i64 - 20, pick(40) as i64 - 20];
+        let junk = [
+            pick(40) as i64 - 20,
+            pick(40) as i64 - 20,
+            pick(40) as i64 - 20,
+            pick(40) as i64 - 20,
+        ];
         assert_eq!(g.check_move(seat, junk).is_ok(), listed(junk), "{junk:?}");
     });
     assert!(turns > 2000, "{turns} turns");
@@ -624,7 +745,10 @@ fn closes_is_true_exactly_when_the_move_encloses_new_area() {
             closing += usize::from(m.closes);
         }
     });
-    assert!(checked > 10_000 && closing > 300, "{closing} closing of {checked}");
+    assert!(
+        checked > 10_000 && closing > 300,
+        "{closing} closing of {checked}"
+    );
 }
 
 // --- Answers -----------------------------------------------------------------------
@@ -663,7 +787,9 @@ fn hostile_answers_are_refused_and_the_move_is_passed() {
         let mut bytes: Vec<u8> = if i % 2 == 0 {
             b"MOVE 3 5 6 2".to_vec()
         } else {
-            (0..rng.next_u32() % 30).map(|_| rng.next_u32() as u8).collect()
+            (0..rng.next_u32() % 30)
+                .map(|_| rng.next_u32() as u8)
+                .collect()
         };
         for _ in 0..rng.next_u32() % 4 {
             if bytes.is_empty() {
@@ -691,7 +817,13 @@ fn the_same_answers_give_the_same_state_hashes_and_setup_rebuilds_the_game() {
     let a = run();
     assert!(a.len() > 100);
     assert_eq!(a, run());
-    let g = new_game("fences", &json!({"width": 19, "height": 13, "max_turns": 40}), 3, 2).unwrap();
+    let g = new_game(
+        "fences",
+        &json!({"width": 19, "height": 13, "max_turns": 40}),
+        3,
+        2,
+    )
+    .unwrap();
     let again = new_game("fences", &g.setup(), 99, 2).unwrap();
     assert_eq!(g.state_hash(), again.state_hash());
 }

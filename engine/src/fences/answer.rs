@@ -96,17 +96,23 @@ mod tests {
     fn answers_parse_bare_or_as_json_strings() {
         assert_eq!(parse_answer("WAIT"), Ok(Answer::Wait));
         assert_eq!(parse_answer(" \"WAIT\" \n"), Ok(Answer::Wait));
-        assert_eq!(
-            parse_answer("MOVE 3 5 3 2"),
-            Ok(Answer::Move([3, 5, 3, 2]))
-        );
+        assert_eq!(parse_answer("MOVE 3 5 3 2"), Ok(Answer::Move([3, 5, 3, 2])));
         assert_eq!(
             parse_answer("\"MOVE  -1 5\\t3 99999999999999999999\""),
             Ok(Answer::Move([-1, 5, 3, i64::MAX]))
         );
         for bad in [
-            "", "wait", "MOVE", "MOVE 1 2 3", "MOVE 1 2 3 4 5", "MOVE 1 2 3 4.0", "\"MOVE 1 2 3 4",
-            "[1,2,3,4]", "{\"x\":1}", "MOVE a b c d", "WAIT WAIT",
+            "",
+            "wait",
+            "MOVE",
+            "MOVE 1 2 3",
+            "MOVE 1 2 3 4 5",
+            "MOVE 1 2 3 4.0",
+            "\"MOVE 1 2 3 4",
+            "[1,2,3,4]",
+            "{\"x\":1}",
+            "MOVE a b c d",
+            "WAIT WAIT",
         ] {
             assert!(parse_answer(bad).is_err(), "{bad:?}");
         }

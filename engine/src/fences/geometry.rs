@@ -58,10 +58,7 @@ pub struct Fine {
 impl Fine {
     /// The coordinates in grid steps, as the nearest doubles (for drawing).
     pub fn to_f64(self) -> (f64, f64) {
-        (
-            self.x as f64 / SCALE as f64,
-            self.y as f64 / SCALE as f64,
-        )
+        (self.x as f64 / SCALE as f64, self.y as f64 / SCALE as f64)
     }
 }
 
@@ -480,7 +477,9 @@ impl Graph {
     }
 
     fn vertex_of(&self, p: Fine) -> usize {
-        self.vertices.binary_search(&p).expect("a corner is a vertex")
+        self.vertices
+            .binary_search(&p)
+            .expect("a corner is a vertex")
     }
 
     /// Every boundary cycle, tracing each piece once in each direction with
@@ -578,7 +577,8 @@ pub struct Drawing {
     edges: Vec<Segment>,
     part: Vec<usize>,
     parts: usize,
-    outlines: Vec<Vec<Fine>>,
+    /// Each enclosed outline with its bounding box (least and greatest corner).
+    outlines: Vec<(Fine, Fine, Vec<Fine>)>,
 }
 
 impl Drawing {
@@ -604,8 +604,47 @@ impl Drawing {
             edges,
             part,
             parts: index.len(),
-            outlines: faces.iter().map(|f| f.outline.clone()).collect(),
+            outlines: faces
+                .iter()
+                .map(|f| {
+                    let lo = |k: fn(&Fine) -> i64| f.outline.iter().map(k).min().unwrap_or(0);
+                    let hi = |k: fn(&Fine) -> i64| f.outline.iter().map(k).max().unwrap_or(0);
+                    let (min, max) = (
+                        Fine {
+                            x: lo(|p| p.x),
+                            y: lo(|p| p.y),
+                        },
+                        Fine {
+                            x: hi(|p| p.x),
+                            y: hi(|p| p.y),
+                        },
+                    );
+                    (min, max, f.outline.clone())
+                })
+                .collect(),
         }
+    }
+
+    /// The drawing's edges that could meet an edge drawn from `from`: those
+    /// whose bounding box meets the square of points within reach.
+    pub fn near(&self, from: Point) -> Vec<usize> {
+        let reach = Segment::new(
+            Point::new(from.x - REACH, from.y - REACH),
+            Point::new(from.x + REACH, from.y + REACH),
+        );
+        (0..self.edges.len())
+            .filter(|&i| self.edges[i].boxes_meet(&reach))
+            .collect()
+    }
+
+    /// Whether the point `(x / 2, y / 2)` (in [`Fine`] units) is inside an
+    /// enclosed outline.
+    fn enclosed(&self, x: i64, y: i64) -> bool {
+        self.outlines.iter().any(|(min, max, o)| {
+            (2 * min.x..=2 * max.x).contains(&x)
+                && (2 * min.y..=2 * max.y).contains(&y)
+                && inside(o, x.into(), y.into(), 2)
+        })
     }
 
     /// Whether adding `s`, drawn from one of the drawing's nodes `s.a`,
@@ -619,13 +658,15 @@ impl Drawing {
     /// face is new enclosed area exactly when the split face is the
     /// unbounded one, which is when the piece's midpoint lies inside no
     /// enclosed outline.
-    pub fn closes(&self, s: &Segment) -> bool {
+    ///
+    /// `near` lists the edges to consider: [`Drawing::near`] of `s.a`.
+    pub fn closes(&self, s: &Segment, near: &[usize]) -> bool {
         let (dx, dy) = s.delta();
         let a = s.a.fine();
         let mut start_part = None;
         let mut meets: Vec<(i64, Fine, usize)> = Vec::new();
-        for (i, e) in self.edges.iter().enumerate() {
-            match e.meet(s) {
+        for &i in near {
+            match self.edges[i].meet(s) {
                 Meet::At(p) if p == a => start_part = Some(self.part[i]),
                 Meet::At(p) => meets.push((dx * (p.x - a.x) + dy * (p.y - a.y), p, self.part[i])),
                 _ => {}
@@ -646,11 +687,8 @@ impl Drawing {
                 joined |= comps.find(meets[j].2) == comps.find(prev_part);
                 j += 1;
             }
-            if joined {
-                let (mx, my) = (i128::from(prev.x + p.x), i128::from(prev.y + p.y));
-                if !self.outlines.iter().any(|o| inside(o, mx, my, 2)) {
-                    return true;
-                }
+            if joined && !self.enclosed(prev.x + p.x, prev.y + p.y) {
+                return true;
             }
             for m in &meets[i..j] {
                 comps.join(m.2, prev_part);
@@ -688,12 +726,33 @@ mod tests {
     #[test]
     fn segments_meet_at_crossings_touches_and_overlaps() {
         let x = seg((0, 0), (3, 3)).meet(&seg((0, 3), (3, 0)));
-        assert_eq!(x, Meet::At(Fine { x: 3 * SCALE / 2, y: 3 * SCALE / 2 }));
-        assert_eq!(seg((0, 0), (3, 1)).meet(&seg((0, 1), (3, 0))), Meet::At(Fine { x: 3 * SCALE / 2, y: SCALE / 2 }));
-        assert_eq!(seg((0, 0), (2, 0)).meet(&seg((1, 0), (3, 0))), Meet::Overlap);
-        assert_eq!(seg((0, 0), (2, 0)).meet(&seg((2, 0), (3, 0))), Meet::At(Point::new(2, 0).fine()));
+        assert_eq!(
+            x,
+            Meet::At(Fine {
+                x: 3 * SCALE / 2,
+                y: 3 * SCALE / 2
+            })
+        );
+        assert_eq!(
+            seg((0, 0), (3, 1)).meet(&seg((0, 1), (3, 0))),
+            Meet::At(Fine {
+                x: 3 * SCALE / 2,
+                y: SCALE / 2
+            })
+        );
+        assert_eq!(
+            seg((0, 0), (2, 0)).meet(&seg((1, 0), (3, 0))),
+            Meet::Overlap
+        );
+        assert_eq!(
+            seg((0, 0), (2, 0)).meet(&seg((2, 0), (3, 0))),
+            Meet::At(Point::new(2, 0).fine())
+        );
         assert_eq!(seg((0, 0), (2, 0)).meet(&seg((3, 0), (5, 0))), Meet::Apart);
-        assert_eq!(seg((0, 0), (2, 2)).meet(&seg((1, 1), (1, 3))), Meet::At(Point::new(1, 1).fine()));
+        assert_eq!(
+            seg((0, 0), (2, 2)).meet(&seg((1, 1), (1, 3))),
+            Meet::At(Point::new(1, 1).fine())
+        );
         assert_eq!(seg((0, 0), (1, 0)).meet(&seg((0, 1), (1, 1))), Meet::Apart);
     }
 

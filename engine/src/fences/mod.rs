@@ -91,6 +91,8 @@ pub struct Fences {
     lost: Option<Seat>,
     /// Per seat, from the edges: what [`Fences::enclose`] last found.
     faces: [Vec<Face>; PLAYERS],
+    /// Per seat, the ids of the edges `faces` was found from.
+    enclosed: [Vec<u32>; PLAYERS],
 }
 
 impl Fences {
@@ -150,6 +152,7 @@ impl Fences {
             scores: [Area::ZERO; PLAYERS],
             lost: None,
             faces: [Vec::new(), Vec::new()],
+            enclosed: [Vec::new(), Vec::new()],
         }
     }
 

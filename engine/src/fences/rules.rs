@@ -92,6 +92,25 @@ impl<'a> Lookup<'a> {
     /// Rules 3, 4, 8 and 9, in that order, for a move from `[x1, y1]` to
     /// `[x2, y2]` as written.
     fn check(&self, xy: [i64; 4]) -> Result<Checked, Illegal> {
+        self.check_among(xy, &self.opponent)
+    }
+
+    /// The opponent edges that could meet an edge drawn from `from`.
+    fn opponents_near(&self, from: Point) -> Vec<&'a Edge> {
+        let reach = Segment::new(
+            Point::new(from.x - REACH, from.y - REACH),
+            Point::new(from.x + REACH, from.y + REACH),
+        );
+        self.opponent
+            .iter()
+            .filter(|e| e.seg.boxes_meet(&reach))
+            .copied()
+            .collect()
+    }
+
+    /// [`Lookup::check`], with only the opponent edges in `opponent` (which
+    /// must hold every one that could meet the move).
+    fn check_among(&self, xy: [i64; 4], opponent: &[&Edge]) -> Result<Checked, Illegal> {
         let g = self.game;
         let [x1, y1, x2, y2] = xy;
         let you = color(self.seat);
@@ -113,7 +132,10 @@ impl<'a> Lookup<'a> {
                 ),
             ));
         }
-        let seg = Segment::new(Point::new(x1 as i32, y1 as i32), Point::new(x2 as i32, y2 as i32));
+        let seg = Segment::new(
+            Point::new(x1 as i32, y1 as i32),
+            Point::new(x2 as i32, y2 as i32),
+        );
         if !seg.within_reach() {
             return Err(illegal(
                 kind::OUT_OF_REACH,
@@ -134,7 +156,10 @@ impl<'a> Lookup<'a> {
         if let Some(p) = seg.inner_points().find(|&p| self.is_node(p)) {
             return Err(illegal(
                 kind::THROUGH_OWN_NODE,
-                format!("the edge passes through {you}'s own node ({}, {})", p.x, p.y),
+                format!(
+                    "the edge passes through {you}'s own node ({}, {})",
+                    p.x, p.y
+                ),
             ));
         }
         if self.is_node(seg.b) && self.own.binary_search(&seg.normalized()).is_ok() {
@@ -146,7 +171,7 @@ impl<'a> Lookup<'a> {
         // Rules 7 to 9: touching at most one opponent edge, unprotected,
         // and never along it.
         let mut touched: Option<&Edge> = None;
-        for e in &self.opponent {
+        for e in opponent {
             match seg.meet(&e.seg) {
                 Meet::Apart => continue,
                 Meet::Overlap => {
@@ -191,13 +216,14 @@ impl<'a> Lookup<'a> {
         let g = self.game;
         let mut out = Vec::new();
         for from in g.nodes(self.seat) {
+            let near = self.opponents_near(from);
             for x in from.x - REACH..=from.x + REACH {
                 for y in from.y - REACH..=from.y + REACH {
                     let xy = [from.x, from.y, x, y].map(i64::from);
                     if !g.on_board(xy[2], xy[3]) || (x, y) == (from.x, from.y) {
                         continue;
                     }
-                    if let Ok(c) = self.check(xy) {
+                    if let Ok(c) = self.check_among(xy, &near) {
                         out.push(c);
                         if stop_at_first {
                             return out;
@@ -250,12 +276,18 @@ impl Fences {
         let moves = Lookup::new(self, seat).legal(false);
         let own: Vec<Segment> = self.edges_of(seat).map(|e| e.seg).collect();
         let drawing = Drawing::new(own, &self.faces[seat]);
+        let mut near = (Point::new(-1, -1), Vec::new());
         moves
             .into_iter()
-            .map(|c| LegalMove {
-                seg: c.seg,
-                breaks: c.breaks,
-                closes: drawing.closes(&c.seg),
+            .map(|c| {
+                if near.0 != c.seg.a {
+                    near = (c.seg.a, drawing.near(c.seg.a));
+                }
+                LegalMove {
+                    seg: c.seg,
+                    breaks: c.breaks,
+                    closes: drawing.closes(&c.seg, &near.1),
+                }
             })
             .collect()
     }
@@ -333,7 +365,16 @@ impl Fences {
     pub fn enclose(&mut self) {
         for seat in 0..PLAYERS {
             let own: Vec<(u32, Segment)> = self.edges_of(seat).map(|e| (e.id, e.seg)).collect();
+            // Ids are never reused, so the same ids are the same edges.
+            if own
+                .iter()
+                .map(|e| e.0)
+                .eq(self.enclosed[seat].iter().copied())
+            {
+                continue;
+            }
             self.faces[seat] = enclosed_faces(&own);
+            self.enclosed[seat] = own.iter().map(|e| e.0).collect();
         }
     }
 
@@ -358,7 +399,7 @@ impl Fences {
     /// placements compare the exact scores.
     pub fn final_outcome(&self) -> Outcome {
         let scores: Vec<f64> = self.scores.iter().map(|s| s.to_f64()).collect();
-        let text = |s: Seat| self.scores[s].exact_text();
+        let text = |s: Seat| format!("{:.2}", scores[s]);
         let (placements, reason) = match self.lost {
             Some(loser) => {
                 let winner = 1 - loser;
@@ -377,18 +418,21 @@ impl Fences {
                 let (b, r) = (self.scores[0], self.scores[1]);
                 let limit = format!("move limit ({}) reached", self.max_turns);
                 match b.cmp(&r) {
-                    std::cmp::Ordering::Equal => {
-                        (vec![1, 1], format!("{limit}: a draw at {} points each", text(0)))
-                    }
+                    std::cmp::Ordering::Equal => (
+                        vec![1, 1],
+                        format!("{limit}: a draw at {} points each", text(0)),
+                    ),
                     o => {
                         let w = if o.is_gt() { 0 } else { 1 };
                         let mut p = vec![1, 1];
                         p[1 - w] = 2;
                         let reason = format!(
-                            "{limit}: {} wins, {} points to {}",
+                            "{limit}: {} wins, {} points to {} (exact: {} to {})",
                             color(w),
                             text(w),
-                            text(1 - w)
+                            text(1 - w),
+                            self.scores[w].exact_text(),
+                            self.scores[1 - w].exact_text()
                         );
                         (p, reason)
                     }

@@ -28,7 +28,7 @@ fn record(seed: u64) -> (Vec<[String; 2]>, Vec<Fences>) {
             .iter()
             .filter(|m| m.closes || m.breaks.is_some())
             .collect();
-        let m = if !keen.is_empty() && rng.next_u32() % 2 == 0 {
+        let m = if !keen.is_empty() && rng.next_u32().is_multiple_of(2) {
             *keen[rng.next_u32() as usize % keen.len()]
         } else {
             legal[rng.next_u32() as usize % legal.len()]

@@ -30,7 +30,10 @@ fn check(g: &Fences, seat: usize, xy: [i64; 4]) -> Result<Option<u32>, &'static 
 
 /// A blank 10 × 10 board with `edges` of `owner`, drawn at move 0 (never
 /// protected), enclosed.
-fn board(edges: &[(usize, (i32, i32), (i32, i32))]) -> Fences {
+/// An edge of a hand-made position: owner, one end, the other.
+type Drawn = (usize, (i32, i32), (i32, i32));
+
+fn board(edges: &[Drawn]) -> Fences {
     let mut g = Fences::empty(10, 10, 120);
     for &(owner, a, b) in edges {
         g.add_edge(owner, a, b, 0);
@@ -58,7 +61,7 @@ const SQUARE: [((i32, i32), (i32, i32)); 4] = [
     ((0, 3), (0, 0)),
 ];
 
-fn square(owner: usize, dx: i32, dy: i32) -> Vec<(usize, (i32, i32), (i32, i32))> {
+fn square(owner: usize, dx: i32, dy: i32) -> Vec<Drawn> {
     SQUARE
         .iter()
         .map(|&(a, b)| (owner, (a.0 + dx, a.1 + dy), (b.0 + dx, b.1 + dy)))

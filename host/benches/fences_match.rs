@@ -20,7 +20,10 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("fences match");
     group.sample_size(10);
     for (name, bots) in [
-        ("strategy vs strategy", vec![strategy.clone(), strategy.clone()]),
+        (
+            "strategy vs strategy",
+            vec![strategy.clone(), strategy.clone()],
+        ),
         ("strategy vs sample", vec![strategy.clone(), sample.clone()]),
     ] {
         let spec = MatchSpec {

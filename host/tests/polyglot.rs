@@ -223,7 +223,9 @@ fn the_rule_books_python_sample_bot_plays_fences() {
         assert_eq!(bare(&s.answer), bare(&r.seats[0].answer), "turn {}", p.turn);
         assert_eq!(p.state_hash, r.state_hash, "turn {}", p.turn);
     }
-    assert!(answers(&py, 0).iter().any(|a| a.is_some_and(|a| a.starts_with("MOVE"))));
+    assert!(answers(&py, 0)
+        .iter()
+        .any(|a| a.is_some_and(|a| a.starts_with("MOVE"))));
     assert_eq!(py.outcome, rs.outcome);
 }
 

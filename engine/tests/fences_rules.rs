@@ -162,6 +162,20 @@ fn both_players_are_asked_every_move_and_the_one_not_to_move_answers_wait() {
     );
 }
 
+#[test]
+fn read_answers_alone_takes_the_movers_move_and_refuses_the_others() {
+    let g = Fences::new(17, 11, 120);
+    let (m, refused) = g.read_answers(&[Some("\"MOVE 3 5 6 2\""), Some("MOVE 13 5 10 5")]);
+    let m = m.expect("Blue's move is read");
+    assert_eq!((m.seg.b.x, m.seg.b.y, m.breaks), (6, 2, None));
+    assert_eq!(refused.len(), 1);
+    assert_eq!(refused[0].kind, kind::NOT_YOUR_TURN);
+    let (m, refused) = g.read_answers(&[Some("WAIT"), Some("WAIT")]);
+    assert!(m.is_none());
+    assert_eq!(refused[0].kind, kind::WAITED);
+    assert_eq!(g.turn(), 0, "reading changes nothing");
+}
+
 // --- 3. A move --------------------------------------------------------------------
 
 #[test]
@@ -186,6 +200,17 @@ fn the_end_point_of_a_move_becomes_a_node_and_the_edge_remembers_its_move() {
     assert_eq!(nodes(&g, BLUE), vec![(0, 5), (3, 5), (6, 2)]);
     let e = g.edges().last().unwrap();
     assert_eq!((e.id, e.owner, e.turn), (2, BLUE, 1));
+}
+
+#[test]
+fn draw_edge_alone_adds_the_edge_with_the_next_id_and_the_move_number() {
+    let mut g = board(&[(BLUE, (0, 5), (3, 5))]);
+    g.set_turn(6);
+    let seg = g.check_move(BLUE, [3, 5, 5, 3]).unwrap().seg;
+    g.draw_edge(BLUE, seg);
+    let e = g.edges().last().unwrap();
+    assert_eq!((e.id, e.owner, e.turn), (1, BLUE, 7));
+    assert_eq!(nodes(&g, BLUE), vec![(0, 5), (3, 5), (5, 3)]);
 }
 
 // --- 4. Your own edges ------------------------------------------------------------
@@ -584,6 +609,21 @@ fn a_late_missing_or_illegal_move_is_passed() {
     assert_eq!(r[0].kind, kind::UNPARSEABLE);
     assert_eq!((g.turn(), g.edges().len()), (3, before));
     assert_eq!(g.to_move(), BLUE);
+}
+
+#[test]
+fn check_stuck_alone_ends_the_game_when_the_player_to_move_has_no_move() {
+    let mut g = board(&[(RED, (5, 5), (6, 6))]);
+    g.check_stuck();
+    assert_eq!(
+        g.lost(),
+        Some(BLUE),
+        "Blue, to move, has no edge and so no node"
+    );
+    let mut g = board(&[(BLUE, (0, 5), (3, 5)), (RED, (5, 5), (6, 6))]);
+    g.check_stuck();
+    assert_eq!(g.lost(), None);
+    assert!(g.outcome().is_none());
 }
 
 // --- The observation ------------------------------------------------------------

@@ -73,7 +73,7 @@ class Struct(dict):
 def parse_state(state):
     """`obs` and `config` from the state's JSON, as upstream's `structify`
     makes them of the parsed JSON (every dict a `Struct`, every list a new
-    list), but built while parsing: a fifth of a Kore turn less."""
+    list), but built while parsing rather than by a second pass."""
     parsed = json.loads(state, object_hook=lambda d: Struct(**d))
     return parsed["observation"], parsed["configuration"]
 

@@ -158,9 +158,8 @@ fn read_dir(
         // Follows links to files, not to folders (no cycles).
         let kind = entry.file_type().map_err(|e| read_err(&path, e))?;
         if kind.is_dir() {
-            let skipped = name.starts_with('.')
-                || name == "__pycache__"
-                || path.join("pyvenv.cfg").exists();
+            let skipped =
+                name.starts_with('.') || name == "__pycache__" || path.join("pyvenv.cfg").exists();
             if !skipped {
                 read_dir(root, &path, files, total)?;
             }

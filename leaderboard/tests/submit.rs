@@ -53,7 +53,6 @@ fn a_bot_that_plays_its_game_is_stored_and_the_same_bytes_again_change_nothing()
 
 #[test]
 fn a_bot_entered_for_a_game_it_does_not_play_is_refused_naming_the_games_it_plays() {
-    let dir = tempfile::tempdir().unwrap();
     let sandbox = sandbox();
     let idle = wasm("planet_wars_idle");
     let err = admit(&sandbox, "idle", "claim", &idle, &Limits::default()).unwrap_err();
@@ -73,7 +72,6 @@ fn a_bot_entered_for_a_game_it_does_not_play_is_refused_naming_the_games_it_play
 
 #[test]
 fn a_module_that_is_no_bot_is_refused_before_any_match() {
-    let dir = tempfile::tempdir().unwrap();
     let sandbox = sandbox();
     let err = admit(
         &sandbox,

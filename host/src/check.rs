@@ -11,9 +11,9 @@
 //!
 //! The match is the start of a real one (the game's default config, not a
 //! shortened game): the bot sees exactly what it will see in a ladder, and
-//! its usual answers come up. Thirty turns cover the first use of every
-//! kind of answer of every example bot (the last, a Shields `SHIELD`, on
-//! turn 16; a Kore launch on turn 11), while a Rust bot's whole validation
+//! its usual answers come up: every example bot has given each of its usual
+//! answers by turn 16 (a Kore launch on turn 11, a Shields `SHIELD` on turn
+//! 16), so thirty turns leave a margin, and a Rust bot's whole validation
 //! stays in the tens of milliseconds.
 
 use crate::fault::{Fault, FaultKind};

@@ -54,6 +54,8 @@ fn readable_answer_with_an_illegal_move(id: &str, obs: &Value) -> String {
         }
         "kore" => r#"{"no-such-shipyard":"SPAWN_1"}"#.into(),
         "halite" => r#"{"no-such-ship":"NORTH"}"#.into(),
+        // Seat 0 (Blue) moves first; no node of its is off the board.
+        "fences" => "MOVE -1 -1 -1 -3".into(),
         "claim" | "loops" | "shields" => {
             let legal: Vec<&str> = obs["legal_actions"]
                 .as_array()

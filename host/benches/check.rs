@@ -14,13 +14,14 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-const STRATEGIES: [(&str, &str); 6] = [
+const STRATEGIES: [(&str, &str); 7] = [
     ("planet-wars", "planet_wars_expander"),
     ("kore", "kore_miner"),
     ("halite", "halite_collector"),
     ("claim", "claim_strategy"),
     ("loops", "loops_strategy"),
     ("shields", "shields_strategy"),
+    ("fences", "fences_strategy"),
 ];
 
 fn sandbox_caching_in(dir: Option<&Path>) -> Sandbox {

@@ -3,13 +3,14 @@
 //! Thin glue: parsing arguments and printing. Everything it does lives in
 //! `ludus-engine`, `ludus-host`, `ludus-leaderboard` and `ludus-viewer`.
 
+mod check;
 mod league;
 mod matches;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 use league::*;
-use ludus_host::{Limits, Sandbox};
+use ludus_host::Limits;
 use matches::*;
 use std::path::{Path, PathBuf};
 
@@ -28,14 +29,16 @@ struct Cli {
 enum Command {
     /// List the games Ludus hosts.
     Games,
-    /// Check that a .wasm file is a bot Ludus can run: imports, exports,
-    /// compilation, and one real turn within the limits.
+    /// Check that a .wasm file is a bot Ludus can run (imports, exports,
+    /// compilation) and that it plays the game: a validation match of 30
+    /// turns against copies of itself at every seat count the game allows.
+    /// Without --game, tries every game and says which ones it plays.
     Check {
         /// The bot's .wasm file.
         bot: PathBuf,
-        /// The game to play the trial turn of.
-        #[arg(long, default_value = "planet-wars")]
-        game: String,
+        /// The game to validate the bot for (default: every game).
+        #[arg(long)]
+        game: Option<String>,
         #[command(flatten)]
         limits: LimitArgs,
     },
@@ -86,8 +89,9 @@ enum Command {
         #[command(subcommand)]
         command: ReplayCommand,
     },
-    /// Check a bot and store it under a name: identical bytes again are a
-    /// no-op, new bytes are a new version (older versions keep their results).
+    /// Validate a bot for a game, as `check --game` does, and store it under a
+    /// name: identical bytes again are a no-op, new bytes are a new version
+    /// (older versions keep their results).
     Submit {
         bot: PathBuf,
         #[arg(long)]
@@ -315,7 +319,9 @@ fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Games => games(),
-        Command::Check { bot, game, limits } => check(&bot, &game, &limits.limits()),
+        Command::Check { bot, game, limits } => {
+            check::check(&bot, game.as_deref(), &limits.limits())
+        }
         Command::BuildBot {
             source,
             out,
@@ -352,7 +358,7 @@ fn main() {
             name,
             game,
             db,
-        } => submit(&bot, &name, &game, &db.db),
+        } => check::submit(&bot, &name, &game, &db.db),
         Command::Bots { db } => list_bots(&db.db),
         Command::Engine {
             command:
@@ -450,53 +456,6 @@ fn games() -> Result<()> {
             g.score_unit,
             g.summary
         );
-    }
-    Ok(())
-}
-
-fn check(path: &Path, game: &str, limits: &Limits) -> Result<()> {
-    let sandbox = Sandbox::new()?;
-    let report = ludus_host::check::check(&sandbox, path, game, limits)
-        .with_context(|| format!("{} is not a bot Ludus can run", path.display()))?;
-    println!("bot      {} ({})", report.bot, path.display());
-    println!("sha256   {}", report.sha256);
-    println!("kind     {}", report.kind.describe());
-    match report.kind {
-        ludus_host::BotKind::Core => {
-            println!("imports  wasi_snapshot_preview1 only: ok");
-            println!("exports  memory, ludus_alloc, act: ok");
-        }
-        ludus_host::BotKind::Component => {
-            println!("imports  WASI preview 2 only: ok");
-            println!("exports  act: func(state: string) -> string: ok");
-        }
-    }
-    println!(
-        "turn 1   of {}: {} fuel of {} ({:.2}% of the first-turn budget)",
-        report.game,
-        report.fuel,
-        limits.first_turn_fuel,
-        100.0 * report.fuel as f64 / limits.first_turn_fuel as f64
-    );
-    if !report.log.is_empty() {
-        println!(
-            "log      {}",
-            report.log.trim_end().replace('\n', "\n         ")
-        );
-    }
-    for r in &report.refused {
-        println!(
-            "warning  the game refused part of the answer: {}: {}",
-            r.kind, r.reason
-        );
-    }
-    match (&report.fault, &report.answer) {
-        (Some(f), _) => bail!("{}: turn 1 failed: {f}", path.display()),
-        (None, Some(a)) => {
-            println!("answer   {}", clip(a, 200));
-            println!("verdict  OK: {} can play {}", report.bot, report.game);
-        }
-        (None, None) => unreachable!("an answer or a fault"),
     }
     Ok(())
 }

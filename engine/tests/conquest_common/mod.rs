@@ -1,0 +1,157 @@
+//! Helpers shared by the conquest tests: small hand-made positions.
+#![allow(dead_code)]
+
+use ludus_engine::conquest::{Building, CapitalMode, Conquest, Setup, Task};
+use ludus_engine::{Game, Rejection};
+use rand_core::RngCore;
+use serde_json::Value;
+
+/// A `width` × `height` board without walls, capitals in the corners:
+/// seat 0 at (0, 0), 1 at (w−1, 0), 2 at (w−1, h−1), 3 at (0, h−1).
+pub fn corners(width: usize, height: usize) -> Conquest {
+    Conquest::new(
+        Setup {
+            width,
+            height,
+            walls: Vec::new(),
+            capitals: CapitalMode::Corners,
+            spot: width + 1,
+            max_turns: 300,
+            quiet_turns: 30,
+        },
+        7,
+    )
+}
+
+/// An 8×8 board without walls, capitals in the corners.
+pub fn small() -> Conquest {
+    corners(8, 8)
+}
+
+pub fn at(g: &Conquest, x: usize, y: usize) -> usize {
+    g.board().index(x, y)
+}
+
+pub fn xy(g: &Conquest, cell: usize) -> (usize, usize) {
+    g.board().xy(cell)
+}
+
+/// Gives `cells` to `seat`.
+pub fn own(g: &mut Conquest, seat: usize, cells: &[(usize, usize)]) {
+    for &(x, y) in cells {
+        let c = at(g, x, y);
+        g.owner_mut()[c] = Some(seat);
+    }
+}
+
+/// Gives `seat` the row `y` from `x0` to `x1`.
+pub fn own_row(g: &mut Conquest, seat: usize, y: usize, x0: usize, x1: usize) {
+    let cells: Vec<(usize, usize)> = (x0.min(x1)..=x0.max(x1)).map(|x| (x, y)).collect();
+    own(g, seat, &cells);
+}
+
+/// Puts `seat`'s robot on (x, y), idle.
+pub fn place(g: &mut Conquest, seat: usize, x: usize, y: usize) {
+    let c = at(g, x, y);
+    let t = g.team_mut(seat);
+    t.position = c;
+    t.task = Task::Idle;
+}
+
+pub fn pos(g: &Conquest, seat: usize) -> (usize, usize) {
+    xy(g, g.team(seat).position)
+}
+
+/// Steps with one answer per seat (`""` for no answer at all).
+pub fn step(g: &mut Conquest, answers: [&str; 4]) -> Vec<Rejection> {
+    let a: Vec<Option<&str>> = answers
+        .iter()
+        .map(|s| if s.is_empty() { None } else { Some(*s) })
+        .collect();
+    g.step(&a)
+}
+
+/// Steps with every answer legal.
+pub fn play(g: &mut Conquest, answers: [&str; 4]) {
+    let r = step(g, answers);
+    assert!(r.is_empty(), "turn {}: {r:?}", g.turn());
+}
+
+/// Steps `turns` times with every seat answering WAIT.
+pub fn wait(g: &mut Conquest, turns: u32) {
+    for _ in 0..turns {
+        play(g, ["WAIT"; 4]);
+    }
+}
+
+/// What `seat` sees, parsed.
+pub fn observe(g: &Conquest, seat: usize) -> Value {
+    serde_json::from_str(&observe_text(g, seat)).unwrap()
+}
+
+pub fn observe_text(g: &Conquest, seat: usize) -> String {
+    let mut s = String::new();
+    g.observation(seat, &mut s);
+    s
+}
+
+/// `legal_actions` of an observation.
+pub fn legal(obs: &Value) -> Vec<String> {
+    obs["legal_actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Plays up to `turns` turns with every seat picking a random action from
+/// its `legal_actions` (seeded), asserting none is refused. Returns the
+/// state hash after every turn.
+pub fn random_play(g: &mut dyn Game, seed: u64, turns: u32) -> Vec<[u8; 32]> {
+    let mut rng = ludus_engine::rng::stream(seed, "test/conquest-random-play");
+    let mut hashes = vec![g.state_hash()];
+    let mut text = String::new();
+    while g.outcome().is_none() && g.turn() < turns {
+        let mut answers = Vec::new();
+        for seat in 0..4 {
+            g.observation(seat, &mut text);
+            let obs: Value = serde_json::from_str(&text).unwrap();
+            let legal = legal(&obs);
+            answers.push(if legal.is_empty() {
+                "WAIT".to_string()
+            } else {
+                legal[rng.next_u32() as usize % legal.len()].clone()
+            });
+        }
+        let refs: Vec<Option<&str>> = answers.iter().map(|a| Some(a.as_str())).collect();
+        let r = g.step(&refs);
+        assert!(
+            r.is_empty(),
+            "turn {}: {r:?}\nanswers {answers:?}",
+            g.turn()
+        );
+        hashes.push(g.state_hash());
+    }
+    hashes
+}
+
+pub fn set_garrison(g: &mut Conquest, x: usize, y: usize, soldiers: u64) {
+    let c = at(g, x, y);
+    g.garrison_mut()[c] = soldiers;
+}
+
+pub fn set_owner(g: &mut Conquest, x: usize, y: usize, owner: Option<usize>) {
+    let c = at(g, x, y);
+    g.owner_mut()[c] = owner;
+}
+
+pub fn set_building(g: &mut Conquest, x: usize, y: usize, building: Option<Building>) {
+    let c = at(g, x, y);
+    g.building_mut()[c] = building;
+}
+
+pub fn set_former_capital(g: &mut Conquest, x: usize, y: usize) {
+    let c = at(g, x, y);
+    g.former_capital_mut()[c] = true;
+}

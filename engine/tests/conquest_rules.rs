@@ -17,16 +17,6 @@ fn waits() -> [Act; 4] {
     std::array::from_fn(|_| Act::Wait)
 }
 
-/// Seat 0 holds row 0 from x = 0 to 3, seat 1 from x = 4 to 7; seat 0's
-/// robot on (3, 0), next to seat 1's land.
-fn front() -> Conquest {
-    let mut g = small();
-    own_row(&mut g, 0, 0, 0, 3);
-    own_row(&mut g, 1, 0, 4, 7);
-    place(&mut g, 0, 3, 0);
-    g
-}
-
 /// A battle over (x, y) decided in the next step.
 fn battle_due(
     g: &Conquest,

@@ -33,6 +33,21 @@ use super::{SILENT_TURNS_OUT, SOLDIER_INCOME};
 use crate::grid::{self, resolve_moves, Contest, MoveResult, PLAYERS};
 use crate::{Outcome, Rejection, Seat};
 
+/// The longest piece of an answer quoted back in a refusal, in bytes.
+const MAX_QUOTE: usize = 60;
+
+/// `text`, cut to [`MAX_QUOTE`] bytes with `...` when longer.
+fn shorten(text: &str) -> String {
+    if text.len() <= MAX_QUOTE {
+        return text.to_string();
+    }
+    let mut end = MAX_QUOTE;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}...", &text[..end])
+}
+
 impl Conquest {
     /// Rules 3 and 14: every team's answer, read and checked against the
     /// state the team saw. Illegal or unreadable is `WAIT` with a refusal;
@@ -71,7 +86,7 @@ impl Conquest {
                     Err((k, why)) => rejections.push(Rejection {
                         seat,
                         kind: k.into(),
-                        reason: format!("{}: {why}; {then}", order.text()),
+                        reason: format!("{}: {why}; {then}", shorten(&order.text())),
                     }),
                 },
             }

@@ -28,6 +28,16 @@ pub fn small() -> Conquest {
     corners(8, 8)
 }
 
+/// Seat 0 holds row 0 from x = 0 to 3, seat 1 from x = 4 to 7; seat 0's
+/// robot on (3, 0), next to seat 1's land.
+pub fn front() -> Conquest {
+    let mut g = small();
+    own_row(&mut g, 0, 0, 0, 3);
+    own_row(&mut g, 1, 0, 4, 7);
+    place(&mut g, 0, 3, 0);
+    g
+}
+
 pub fn at(g: &Conquest, x: usize, y: usize) -> usize {
     g.board().index(x, y)
 }

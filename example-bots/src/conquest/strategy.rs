@@ -14,10 +14,12 @@
 //!   capital), goes home to `ALLOCATE` an attack large enough, walks to the
 //!   front and takes the capital, which puts that team out. Enemy cells
 //!   next to its land are taken on the way when the army is strong enough.
+//! * Weapons: once it has three barracks, spare gold goes into the strongest
+//!   weapon it can afford, aimed by the game.
 
 use std::collections::VecDeque;
 
-use ludus_sdk::conquest::{Action, BuildingKind, Observation, Phase, Pos};
+use ludus_sdk::conquest::{Action, BuildingKind, Observation, Phase, Pos, Weapon};
 use ludus_sdk::Bot;
 
 #[derive(Debug, Default)]
@@ -341,6 +343,29 @@ impl<'a> Plan<'a> {
         None
     }
 
+    /// A weapon to fire, once the economy is built and gold is left over:
+    /// the strongest one it can afford, aimed by the game at the most
+    /// enemy cells (it costs their team defense, kills parked soldiers,
+    /// fells buildings).
+    fn weapon(&self) -> Option<Action> {
+        let obs = self.obs();
+        let barracks = obs
+            .buildings
+            .iter()
+            .filter(|b| b.team == self.me && b.kind == BuildingKind::Barracks)
+            .count();
+        if barracks < 3 || obs.turn < WAR_FROM_TURN {
+            return None;
+        }
+        [Weapon::Hbomb, Weapon::Mirv, Weapon::Missile, Weapon::Bomb]
+            .into_iter()
+            .filter(|&w| {
+                obs.me.gold >= obs.rules.weapons.get(w).cost + obs.rules.buildings.barracks.cost
+            })
+            .map(|w| Action::Fire(w, Vec::new()))
+            .find(|a| obs.is_legal(a))
+    }
+
     fn decide(&self) -> Action {
         let obs = self.obs();
         // Before the war, soldiers stay home: the reserve joins every battle
@@ -355,6 +380,9 @@ impl<'a> Plan<'a> {
         }
         if let Some(b) = self.building() {
             return b;
+        }
+        if let Some(w) = self.weapon() {
+            return w;
         }
         let Some((x, from, need)) = self.best_step() else {
             return Action::Wait;

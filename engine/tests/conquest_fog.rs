@@ -243,16 +243,7 @@ fn nothing_a_team_cannot_see_changes_its_observation_on_random_turns() {
         let mut g = Conquest::from_config(&Value::Null, seed, 4).unwrap();
         let mut rng = ludus_engine::rng::stream(seed, "test/fog");
         while g.outcome().is_none() && g.turn() < 120 {
-            let answers: Vec<String> = (0..4)
-                .map(|s| {
-                    let l = g.legal_actions(s);
-                    if l.is_empty() {
-                        "WAIT".into()
-                    } else {
-                        l[rng.next_u32() as usize % l.len()].clone()
-                    }
-                })
-                .collect();
+            let answers = random_legal(&g, &mut rng);
             // One seat's answer changed to WAIT: what differs is only what
             // that seat did.
             let actor = rng.next_u32() as usize % 4;

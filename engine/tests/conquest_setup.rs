@@ -206,16 +206,6 @@ fn the_state_has_exactly_the_documented_fields() {
         1,
     );
     let o = observe(&g, 0);
-    let keys = |v: &Value| -> Vec<String> {
-        let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
-        k.sort();
-        k
-    };
-    let sorted = |list: &[&str]| -> Vec<String> {
-        let mut k: Vec<String> = list.iter().map(|s| s.to_string()).collect();
-        k.sort();
-        k
-    };
     assert_eq!(
         keys(&o),
         sorted(&[

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{play_native, player, sdk_reads_exactly, Player};
+use common::{play_native, player, sdk_reads_exactly, wins, Player};
 use ludus_example_bots::conquest::{Sample, Strategy};
 use serde_json::{json, Value};
 
@@ -19,37 +19,9 @@ fn sdk_types_read_every_conquest_observation_exactly() {
     );
 }
 
-/// One strategy against three samples, the strategy's seat going round the
-/// table. Returns (outright wins, matches).
-fn strategy_wins(seeds: std::ops::Range<u64>) -> (usize, usize) {
-    let mut won = 0;
-    let mut played = 0;
-    for seed in seeds {
-        let seat = (seed % 4) as usize;
-        let bots: Vec<Player> = (0..4)
-            .map(|s| {
-                if s == seat {
-                    player::<Strategy>()
-                } else {
-                    player::<Sample>()
-                }
-            })
-            .collect();
-        let o = play_native("conquest", &Value::Null, seed, bots);
-        played += 1;
-        let firsts = o.placements.iter().filter(|&&p| p == 1).count();
-        if o.placements[seat] == 1 && firsts == 1 {
-            won += 1;
-        } else {
-            eprintln!("seed {seed}, seat {seat}: {} {:?}", o.reason, o.scores);
-        }
-    }
-    (won, played)
-}
-
 #[test]
 fn the_strategy_beats_three_samples_in_most_matches() {
-    let (won, played) = strategy_wins(0..24);
+    let (won, played) = wins::<Strategy, Sample>("conquest", &Value::Null, 0..24);
     eprintln!("the strategy won {won} of {played} matches against three samples");
     assert!(
         won * 10 >= played * 8,

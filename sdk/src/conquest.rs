@@ -202,17 +202,13 @@ pub struct WeaponRule {
     pub targets: usize,
 }
 
-/// One of your weapons.
+/// One of your weapons: when it is ready, and its line of the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WeaponState {
     /// Turns before it may fire (0: now).
     pub ready_in: u32,
-    pub cost: u64,
-    pub range: u32,
-    pub blast: u32,
-    pub damage: u64,
-    pub cooldown: u32,
-    pub targets: usize,
+    #[serde(flatten)]
+    pub rule: WeaponRule,
 }
 
 /// The four weapons.
@@ -407,31 +403,36 @@ impl Action {
     /// The four moves, in the rule book's order.
     pub const MOVES: [Action; 4] = [Action::North, Action::East, Action::South, Action::West];
 
+    /// The grid games' move of the same direction, for a move.
+    fn grid_move(&self) -> Option<crate::grid::Action> {
+        use crate::grid::Action as Grid;
+        Some(match self {
+            Action::North => Grid::North,
+            Action::East => Grid::East,
+            Action::South => Grid::South,
+            Action::West => Grid::West,
+            _ => return None,
+        })
+    }
+
     /// The step `(dx, dy)` of a move; `None` for the other actions.
     pub fn delta(&self) -> Option<(i64, i64)> {
-        match self {
-            Action::North => Some((0, -1)),
-            Action::East => Some((1, 0)),
-            Action::South => Some((0, 1)),
-            Action::West => Some((-1, 0)),
-            _ => None,
-        }
+        self.grid_move()?.delta()
     }
 
     /// The cell a move from `from` leads to on a `width` × `height` board.
     pub fn from(&self, from: Pos, width: usize, height: usize) -> Option<Pos> {
-        let (dx, dy) = self.delta()?;
-        let x = from[0] as i64 + dx;
-        let y = from[1] as i64 + dy;
-        (x >= 0 && y >= 0 && x < width as i64 && y < height as i64)
-            .then_some([x as usize, y as usize])
+        self.grid_move()?.from(from, width, height)
     }
 
     /// The move from `a` to its neighbour `b`.
     pub fn towards(a: Pos, b: Pos) -> Option<Action> {
-        Action::MOVES.into_iter().find(|m| {
-            let (dx, dy) = m.delta().expect("a move");
-            a[0] as i64 + dx == b[0] as i64 && a[1] as i64 + dy == b[1] as i64
+        use crate::grid::Action as Grid;
+        Some(match crate::grid::Action::towards(a, b)? {
+            Grid::North => Action::North,
+            Grid::East => Action::East,
+            Grid::South => Action::South,
+            _ => Action::West,
         })
     }
 }

@@ -1,10 +1,15 @@
-//! Helpers shared by the conquest tests: small hand-made positions.
+//! Helpers shared by the conquest tests: small hand-made positions, and
+//! the grid games' helpers (stepping, observing, random legal play).
 #![allow(dead_code)]
 
+#[path = "../grid_common/mod.rs"]
+mod grid_common;
+
+#[allow(unused_imports)]
+pub use grid_common::{keys, legal, observe, random_play, sorted, step};
 use ludus_engine::conquest::{Building, CapitalMode, Conquest, Setup, Task};
-use ludus_engine::{Game, Rejection};
+use ludus_engine::Game;
 use rand_core::RngCore;
-use serde_json::Value;
 
 /// A `width` × `height` board without walls, capitals in the corners:
 /// seat 0 at (0, 0), 1 at (w−1, 0), 2 at (w−1, h−1), 3 at (0, h−1).
@@ -72,15 +77,6 @@ pub fn pos(g: &Conquest, seat: usize) -> (usize, usize) {
     xy(g, g.team(seat).position)
 }
 
-/// Steps with one answer per seat (`""` for no answer at all).
-pub fn step(g: &mut Conquest, answers: [&str; 4]) -> Vec<Rejection> {
-    let a: Vec<Option<&str>> = answers
-        .iter()
-        .map(|s| if s.is_empty() { None } else { Some(*s) })
-        .collect();
-    g.step(&a)
-}
-
 /// Steps with every answer legal.
 pub fn play(g: &mut Conquest, answers: [&str; 4]) {
     let r = step(g, answers);
@@ -94,56 +90,25 @@ pub fn wait(g: &mut Conquest, turns: u32) {
     }
 }
 
-/// What `seat` sees, parsed.
-pub fn observe(g: &Conquest, seat: usize) -> Value {
-    serde_json::from_str(&observe_text(g, seat)).unwrap()
-}
-
 pub fn observe_text(g: &Conquest, seat: usize) -> String {
     let mut s = String::new();
     g.observation(seat, &mut s);
     s
 }
 
-/// `legal_actions` of an observation.
-pub fn legal(obs: &Value) -> Vec<String> {
-    obs["legal_actions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a.as_str().unwrap().to_string())
-        .collect()
-}
-
-/// Plays up to `turns` turns with every seat picking a random action from
-/// its `legal_actions` (seeded), asserting none is refused. Returns the
-/// state hash after every turn.
-pub fn random_play(g: &mut dyn Game, seed: u64, turns: u32) -> Vec<[u8; 32]> {
-    let mut rng = ludus_engine::rng::stream(seed, "test/conquest-random-play");
-    let mut hashes = vec![g.state_hash()];
-    let mut text = String::new();
-    while g.outcome().is_none() && g.turn() < turns {
-        let mut answers = Vec::new();
-        for seat in 0..4 {
-            g.observation(seat, &mut text);
-            let obs: Value = serde_json::from_str(&text).unwrap();
-            let legal = legal(&obs);
-            answers.push(if legal.is_empty() {
-                "WAIT".to_string()
+/// Every seat's answer: a random pick from its `legal_actions` (`WAIT`
+/// once it is out).
+pub fn random_legal(g: &Conquest, rng: &mut impl RngCore) -> Vec<String> {
+    (0..4)
+        .map(|s| {
+            let l = g.legal_actions(s);
+            if l.is_empty() {
+                "WAIT".into()
             } else {
-                legal[rng.next_u32() as usize % legal.len()].clone()
-            });
-        }
-        let refs: Vec<Option<&str>> = answers.iter().map(|a| Some(a.as_str())).collect();
-        let r = g.step(&refs);
-        assert!(
-            r.is_empty(),
-            "turn {}: {r:?}\nanswers {answers:?}",
-            g.turn()
-        );
-        hashes.push(g.state_hash());
-    }
-    hashes
+                l[rng.next_u32() as usize % l.len()].clone()
+            }
+        })
+        .collect()
 }
 
 pub fn set_garrison(g: &mut Conquest, x: usize, y: usize, soldiers: u64) {

@@ -93,3 +93,39 @@ where
         }
     }
 }
+
+/// One `Strong` against three `Weak`, over `seeds`, the strong bot's seat
+/// going round the table. Returns (outright wins, matches).
+pub fn wins<Strong: Bot, Weak: Bot>(
+    game: &str,
+    config: &Value,
+    seeds: std::ops::Range<u64>,
+) -> (usize, usize) {
+    let mut won = 0;
+    let mut played = 0;
+    let mut lost = Vec::new();
+    for seed in seeds {
+        let seat = (seed % 4) as usize;
+        let bots = (0..4)
+            .map(|s| {
+                if s == seat {
+                    player::<Strong>()
+                } else {
+                    player::<Weak>()
+                }
+            })
+            .collect();
+        let o = play_native(game, config, seed, bots);
+        played += 1;
+        let firsts = o.placements.iter().filter(|&&p| p == 1).count();
+        if o.placements[seat] == 1 && firsts == 1 {
+            won += 1;
+        } else {
+            lost.push((seed, seat, o.reason, o.scores));
+        }
+    }
+    if !lost.is_empty() {
+        eprintln!("{game}: not won (seed, seat, reason, scores): {lost:?}");
+    }
+    (won, played)
+}

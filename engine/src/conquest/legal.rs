@@ -40,10 +40,12 @@ pub type Refusal = (&'static str, String);
 pub const ALLOCATE_EXAMPLE: [f64; 3] = [0.5, 0.35, 0.15];
 
 /// What the checks of one team's orders need, worked out once: the cells
-/// it sees and its land joined to its capital.
+/// it sees, its land joined to its capital, and the cells its weapons may
+/// strike if in range, with their distance from its robot.
 pub(crate) struct SeatView {
     pub visible: Vec<bool>,
     pub joined: Vec<bool>,
+    pub targets: Vec<(usize, usize)>,
 }
 
 impl Conquest {
@@ -61,9 +63,16 @@ impl Conquest {
     }
 
     pub(crate) fn seat_view(&self, seat: Seat) -> SeatView {
+        let visible = self.visible(seat);
+        let pos = self.teams[seat].position;
+        let targets = (0..self.board.len())
+            .filter(|&c| self.strike_problem(seat, c, &visible).is_none())
+            .map(|c| (c, manhattan(self.board, pos, c)))
+            .collect();
         SeatView {
-            visible: self.visible(seat),
             joined: self.joined(seat),
+            visible,
+            targets,
         }
     }
 
@@ -264,46 +273,46 @@ impl Conquest {
         }
     }
 
-    /// Whether `seat` may strike `cell` with `weapon` now: an enemy cell it
-    /// sees, in range of its robot, never a capital or a former one.
-    fn target_refusal(
-        &self,
-        seat: Seat,
-        weapon: Weapon,
-        cell: usize,
-        visible: &[bool],
-    ) -> Option<String> {
-        let enemy = matches!(self.owner[cell], Some(o) if o != seat);
-        let range = weapon.spec().range as usize;
-        let dist = manhattan(self.board, self.teams[seat].position, cell);
+    /// Why `seat` may not strike `cell` with any weapon now, if it may not:
+    /// a target is an enemy cell it sees, never a capital or a former one.
+    fn strike_problem(&self, seat: Seat, cell: usize, visible: &[bool]) -> Option<TargetProblem> {
         if !visible[cell] {
-            Some("you do not see it now".into())
-        } else if !enemy {
-            Some("it is not an enemy cell".into())
+            Some(TargetProblem::NotSeen)
+        } else if !matches!(self.owner[cell], Some(o) if o != seat) {
+            Some(TargetProblem::NotEnemy)
         } else if self.is_capital(cell) || self.former_capital[cell] {
-            Some("weapons never touch a capital, or a cell that was one".into())
-        } else if dist > range {
-            Some(format!(
-                "it is {dist} steps from your robot; the range is {range}"
-            ))
+            Some(TargetProblem::Capital)
         } else {
             None
         }
     }
 
-    /// The cells `seat` may strike with `weapon` now, row by row.
-    pub fn weapon_targets(&self, seat: Seat, weapon: Weapon) -> Vec<usize> {
-        self.weapon_targets_in(seat, weapon, &self.visible(seat))
-    }
-
-    pub(crate) fn weapon_targets_in(
+    /// Why `seat` may not strike `cell` with `weapon` now: as
+    /// [`Conquest::strike_problem`], or out of the weapon's range of its robot.
+    fn target_problem(
         &self,
         seat: Seat,
         weapon: Weapon,
+        cell: usize,
         visible: &[bool],
-    ) -> Vec<usize> {
-        (0..self.board.len())
-            .filter(|&c| self.target_refusal(seat, weapon, c, visible).is_none())
+    ) -> Option<TargetProblem> {
+        let range = weapon.spec().range as usize;
+        let dist = manhattan(self.board, self.teams[seat].position, cell);
+        self.strike_problem(seat, cell, visible)
+            .or((dist > range).then_some(TargetProblem::OutOfRange { dist, range }))
+    }
+
+    /// The cells `seat` may strike with `weapon` now, row by row.
+    pub fn weapon_targets(&self, seat: Seat, weapon: Weapon) -> Vec<usize> {
+        self.weapon_targets_in(weapon, &self.seat_view(seat))
+    }
+
+    pub(crate) fn weapon_targets_in(&self, weapon: Weapon, view: &SeatView) -> Vec<usize> {
+        let range = weapon.spec().range as usize;
+        view.targets
+            .iter()
+            .filter(|t| t.1 <= range)
+            .map(|t| t.0)
             .collect()
     }
 
@@ -329,8 +338,11 @@ impl Conquest {
                     format!("[{}, {}] is off the board", t.0, t.1),
                 ));
             };
-            if let Some(why) = self.target_refusal(seat, w, c, &view.visible) {
-                return Err((kind::BAD_TARGET, format!("[{}, {}]: {why}", t.0, t.1)));
+            if let Some(why) = self.target_problem(seat, w, c, &view.visible) {
+                return Err((
+                    kind::BAD_TARGET,
+                    format!("[{}, {}]: {}", t.0, t.1, why.describe()),
+                ));
             }
             if cells.contains(&c) {
                 return Err((
@@ -380,7 +392,7 @@ impl Conquest {
                 if team.cooldown[w.index()] > 0 || team.gold < w.spec().cost {
                     continue;
                 }
-                for c in self.weapon_targets_in(seat, w, &view.visible) {
+                for c in self.weapon_targets_in(w, view) {
                     let (x, y) = b.xy(c);
                     orders.push(Order::Fire(w, vec![(x as i64, y as i64)]));
                 }
@@ -391,6 +403,30 @@ impl Conquest {
             .filter(|o| self.check_order_in(seat, o, view).is_ok())
             .map(|o| o.text())
             .collect()
+    }
+}
+
+/// Why a cell is not a target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TargetProblem {
+    NotSeen,
+    NotEnemy,
+    Capital,
+    OutOfRange { dist: usize, range: usize },
+}
+
+impl TargetProblem {
+    fn describe(self) -> String {
+        match self {
+            TargetProblem::NotSeen => "you do not see it now".into(),
+            TargetProblem::NotEnemy => "it is not an enemy cell".into(),
+            TargetProblem::Capital => {
+                "weapons never touch a capital, or a cell that was one".into()
+            }
+            TargetProblem::OutOfRange { dist, range } => {
+                format!("it is {dist} steps from your robot; the range is {range}")
+            }
+        }
     }
 }
 

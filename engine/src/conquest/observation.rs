@@ -184,7 +184,11 @@ impl Conquest {
              \"in_battle\":{in_battle}}},\"gold\":{},\"income\":{{\"soldiers\":",
             t.attack, t.defense, t.reserve, t.gold
         );
-        let (soldiers, gold) = if t.alive() { self.income(seat) } else { (0, 0) };
+        let (soldiers, gold) = if t.alive() {
+            self.income_of(&view.joined)
+        } else {
+            (0, 0)
+        };
         write_cents(out, soldiers);
         out.push_str(",\"gold\":");
         write_cents(out, gold);

@@ -321,7 +321,12 @@ impl Conquest {
     /// Only land joined to the capital counts: its cells, its finished
     /// barracks and mines, and each quarter whose every free cell is in it.
     pub fn income(&self, seat: Seat) -> (u64, u64) {
-        let joined = self.joined(seat);
+        self.income_of(&self.joined(seat))
+    }
+
+    /// [`Conquest::income`] of a team whose land joined to its capital is
+    /// `joined`.
+    pub(crate) fn income_of(&self, joined: &[bool]) -> (u64, u64) {
         let cells = joined.iter().filter(|&&j| j).count() as u64;
         let count = |kind: BuildingKind| {
             (0..self.board.len())

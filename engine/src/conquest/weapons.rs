@@ -54,7 +54,7 @@ impl Conquest {
         let visible = &view.visible;
         let pos = self.teams[seat].position;
         let mut ranked: Vec<(usize, usize, usize, usize)> = self
-            .weapon_targets_in(seat, weapon, visible)
+            .weapon_targets_in(weapon, view)
             .into_iter()
             .map(|t| {
                 let covered = self

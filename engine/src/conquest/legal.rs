@@ -107,19 +107,6 @@ impl Conquest {
                 )),
             };
         }
-        match order {
-            Order::Wait => return Ok(Act::Wait),
-            Order::Capital(_) => {
-                return Err((
-                    kind::ILLEGAL,
-                    "CAPITAL is only for the setup turn when capitals are chosen".into(),
-                ))
-            }
-            _ => {}
-        }
-        if team.busy() {
-            return Err((kind::BUSY, self.busy_reason(seat)));
-        }
         let pos = team.position;
         let gold = |cost: u64| {
             if team.gold >= cost {
@@ -132,7 +119,12 @@ impl Conquest {
             }
         };
         match order {
-            Order::Wait | Order::Capital(_) => unreachable!("handled above"),
+            Order::Wait => Ok(Act::Wait),
+            Order::Capital(_) => Err((
+                kind::ILLEGAL,
+                "CAPITAL is only for the setup turn when capitals are chosen".into(),
+            )),
+            _ if team.busy() => Err((kind::BUSY, self.busy_reason(seat))),
             Order::Move(d) => self.check_move(seat, *d),
             Order::Build(k) => {
                 if !view.joined[pos] {
@@ -246,7 +238,10 @@ impl Conquest {
             Task::Claiming { done_on, .. }
             | Task::Building { done_on, .. }
             | Task::Relocating { done_on } => {
-                format!(" for {} more turns", done_on + 1 - self.turn)
+                format!(
+                    " for {} more turns",
+                    (done_on + 1).saturating_sub(self.turn)
+                )
             }
             _ => String::new(),
         };

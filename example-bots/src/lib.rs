@@ -13,6 +13,7 @@
 
 pub mod claim;
 pub mod conquest;
+pub mod fences;
 pub mod halite;
 pub mod kore;
 pub mod loops;

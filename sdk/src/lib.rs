@@ -5,7 +5,7 @@
 //! This crate does that plumbing for you: implement [`Bot`] for your type,
 //! pick the game's typed observation and action (e.g. [`planet_wars`],
 //! [`kore`] or [`halite`], [`claim`], [`loops`] and [`shields`] for the
-//! four-bot grid games, or [`conquest`]), and
+//! four-bot grid games, [`conquest`] or [`fences`]), and
 //! export it with [`export_bot!`].
 //!
 //! # A minimal Planet Wars bot
@@ -59,6 +59,7 @@
 
 pub mod claim;
 pub mod conquest;
+pub mod fences;
 pub mod grid;
 pub mod halite;
 pub mod kore;

@@ -24,17 +24,30 @@ fn bench(c: &mut Criterion) {
         ],
     };
     let replay = ludus_host::play(&spec).unwrap();
-    let outcome = replay.outcome.as_ref().expect("played to the end");
-    let seats = || replay.turns.iter().flat_map(|t| &t.seats);
-    let faults = seats().filter(|s| s.fault.is_some()).count();
-    let refused: usize = seats().map(|s| s.refused.len()).sum();
-    let fuel: u64 = seats().map(|s| s.fuel).sum();
+    assert!(replay.outcome.is_some(), "played to the end");
+    let fuel: u64 = replay
+        .turns
+        .iter()
+        .flat_map(|t| &t.seats)
+        .map(|s| s.fuel)
+        .sum();
+    let summary = replay.summary();
     eprintln!(
-        "conquest: {} turns, {faults} faults, {refused} refusals, {fuel} fuel, placements {:?} ({})",
+        "conquest: {} turns, {fuel} fuel in all, {}",
         replay.turns.len(),
-        outcome.placements,
-        outcome.reason
+        summary.result
     );
+    for seat in &summary.seats {
+        eprintln!(
+            "  seat {}: place {:?}, {:?} {}, {} refused, faults {}",
+            seat.seat,
+            seat.place,
+            seat.score,
+            summary.score_unit,
+            seat.refused,
+            seat.faults_text()
+        );
+    }
     let mut group = c.benchmark_group("conquest match");
     group.sample_size(10);
     group.bench_function("four strategies, to the end", |b| {

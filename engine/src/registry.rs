@@ -95,6 +95,7 @@ pub fn games() -> &'static [GameInfo] {
         crate::claim::INFO,
         crate::loops::INFO,
         crate::shields::INFO,
+        crate::conquest::INFO,
         crate::fences::INFO,
     ]
 }

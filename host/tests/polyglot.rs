@@ -150,7 +150,7 @@ fn python_and_c_bots_play_planet_wars_against_a_rust_bot_deterministically() {
 /// their games exactly as the Rust ports of the same samples do.
 #[test]
 fn the_rule_books_python_sample_bots_play_every_grid_game() {
-    for game in ["claim", "loops", "shields"] {
+    for game in ["claim", "loops", "shields", "conquest"] {
         let python = python_bot("example-bots/python", game);
         assert_eq!(python.kind(), BotKind::Component);
         let rust = bot(&format!("{game}_sample"));

@@ -4,8 +4,8 @@
 //! the host hands it the game state as JSON and reads back its answer as JSON.
 //! This crate does that plumbing for you: implement [`Bot`] for your type,
 //! pick the game's typed observation and action (e.g. [`planet_wars`],
-//! [`kore`] or [`halite`], or [`claim`], [`loops`] and [`shields`] for the
-//! four-bot grid games, or [`fences`]), and
+//! [`kore`] or [`halite`], [`claim`], [`loops`] and [`shields`] for the
+//! four-bot grid games, [`conquest`] or [`fences`]), and
 //! export it with [`export_bot!`].
 //!
 //! # A minimal Planet Wars bot
@@ -58,6 +58,7 @@
 //! observation's JSON text.
 
 pub mod claim;
+pub mod conquest;
 pub mod fences;
 pub mod grid;
 pub mod halite;

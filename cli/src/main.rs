@@ -689,6 +689,9 @@ fn show(path: &Path, turn: Option<u32>) -> Result<()> {
             if s.out {
                 println!("  out of the match");
             }
+            if s.waiting {
+                println!("  not its move: not called");
+            }
             if let Some(a) = &s.answer {
                 println!("  answer  {}", clip(a, 400));
             }

@@ -99,6 +99,13 @@ pub fn play_observed(
                 });
                 continue;
             }
+            if !game.asks(seat) {
+                record.push(SeatTurn {
+                    waiting: true,
+                    ..SeatTurn::default()
+                });
+                continue;
+            }
             game.observation(seat, &mut observation);
             let result = match runner.act(&observation, turn) {
                 Ok(r) => r,
@@ -119,11 +126,10 @@ pub fn play_observed(
             record.push(SeatTurn {
                 answer,
                 fault,
-                out: false,
                 fuel: result.fuel,
                 log: String::from_utf8_lossy(&result.log).into_owned(),
                 log_dropped: result.log_dropped,
-                refused: Vec::new(),
+                ..SeatTurn::default()
             });
         }
         let answers: Vec<Option<&str>> = record.iter().map(|s| s.answer.as_deref()).collect();

@@ -39,16 +39,20 @@ pub fn play_native_with(
         if let Some(outcome) = g.outcome() {
             return outcome;
         }
-        let answers: Vec<String> = bots
+        // As the host does: only the seats the game asks are called.
+        let answers: Vec<Option<String>> = bots
             .iter_mut()
             .enumerate()
             .map(|(seat, bot)| {
+                if !g.asks(seat) {
+                    return None;
+                }
                 g.observation(seat, &mut obs);
                 inspect(seat, &obs);
-                bot(&obs)
+                Some(bot(&obs))
             })
             .collect();
-        let refs: Vec<Option<&str>> = answers.iter().map(|a| Some(a.as_str())).collect();
+        let refs: Vec<Option<&str>> = answers.iter().map(|a| a.as_deref()).collect();
         let refused: Vec<Rejection> = g.step(&refs);
         assert!(
             refused.iter().all(&refusal_ok),

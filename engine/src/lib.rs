@@ -11,6 +11,7 @@ pub mod grid;
 pub mod halite;
 pub mod kore;
 pub mod loops;
+pub mod pirates;
 pub mod planet_wars;
 pub mod pynum;
 pub mod pyrng;

@@ -15,5 +15,6 @@ pub mod claim;
 pub mod halite;
 pub mod kore;
 pub mod loops;
+pub mod pirates;
 pub mod planet_wars;
 pub mod shields;

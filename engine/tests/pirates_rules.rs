@@ -469,9 +469,10 @@ fn the_first_ship_next_to_the_flags_island_takes_it_and_500_gold() {
 }
 
 #[test]
-fn a_taken_flag_appears_on_the_flag_island_farthest_from_the_captor() {
+fn a_taken_flag_appears_on_the_flag_island_farthest_from_every_ship() {
     let mut g = open_sea();
-    // (0, 1) is 11 fields from (5, -10) and 9 from (-5, 10).
+    // From (0, 1) the captor is 11 fields from (5, -10) and 9 from
+    // (-5, 10); the other ships, on their starts, are farther from both.
     place(&mut g, 0, 0, 2);
     ok(&mut g, "nw");
     assert_eq!(g.ship(0).pos, Hex::new(0, 1));
@@ -479,21 +480,30 @@ fn a_taken_flag_appears_on_the_flag_island_farthest_from_the_captor() {
 }
 
 #[test]
-fn a_taken_flag_appears_next_to_no_ship_while_an_island_is_clear() {
+fn a_taken_flag_never_appears_where_a_ship_waits() {
     let mut g = open_sea();
     place(&mut g, 2, 5, -9);
     place(&mut g, 0, 0, 2);
     ok(&mut g, "nw");
-    assert_eq!(
-        g.flag(),
-        Hex::new(-5, 10),
-        "the farthest island has a ship next to it"
-    );
+    assert_eq!(g.flag(), Hex::new(-5, 10), "a ship waits next to (5, -10)");
+}
+
+#[test]
+fn two_ships_waiting_by_two_flag_islands_cannot_pass_the_flag_between_them() {
+    // Seat 0 takes the flag at the centre while seat 1 waits two fields
+    // from (5, -10), the island farthest from seat 0: the flag goes to
+    // (-5, 10), the island farthest from both.
+    let mut g = open_sea();
+    place(&mut g, 1, 5, -8);
+    place(&mut g, 0, 1, 1);
+    ok(&mut g, "w");
+    assert_eq!(g.flag(), FLAGS[2]);
 }
 
 #[test]
 fn ties_for_the_farthest_island_are_drawn_from_the_seed() {
-    // (1, 0) is 10 fields from both other flag islands.
+    // (1, 0) is 10 fields from both other flag islands, the other ships
+    // farther.
     let flag_after = |seed: u64| {
         let mut g = Pirates::new(open_map(), seed, 5000);
         for k in 0..2 {

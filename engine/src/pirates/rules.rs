@@ -328,42 +328,39 @@ impl Pirates {
         if !ship.alive() || ship.pos.distance(self.flag) != 1 {
             return;
         }
-        let at = ship.pos;
         self.ships[seat].gold += FLAG_GOLD;
-        self.flag = self.place_next_flag(at);
+        self.flag = self.place_next_flag();
     }
 
-    /// Where a flag taken from a ship on `captor` appears next: on another
-    /// flag island, one with no ship next to it if there is any, the
-    /// farthest from the captor; a tie is drawn from the seeded stream of
-    /// this move.
-    pub fn place_next_flag(&self, captor: Hex) -> Hex {
-        let others: Vec<Hex> = self
+    /// Where a taken flag appears next: on the other flag island farthest
+    /// from every ship afloat (the one whose nearest ship is farthest), so
+    /// that no ship waits next to it; a tie is drawn from the seeded stream
+    /// of this move.
+    pub fn place_next_flag(&self) -> Hex {
+        let nearest_ship = |f: Hex| {
+            self.ships
+                .iter()
+                .filter(|s| s.alive())
+                .map(|s| s.pos.distance(f))
+                .min()
+                .unwrap_or(0)
+        };
+        let others: Vec<(u32, Hex)> = self
             .map
             .flag_islands
             .iter()
-            .copied()
-            .filter(|&f| f != self.flag)
+            .filter(|&&f| f != self.flag)
+            .map(|&f| (nearest_ship(f), f))
             .collect();
-        let clear: Vec<Hex> = others
+        let far = others
             .iter()
-            .copied()
-            .filter(|&f| {
-                !self
-                    .ships
-                    .iter()
-                    .any(|s| s.alive() && s.pos.distance(f) == 1)
-            })
-            .collect();
-        let pool = if clear.is_empty() { others } else { clear };
-        let far = pool
-            .iter()
-            .map(|f| f.distance(captor))
+            .map(|(d, _)| *d)
             .max()
             .expect("a valid map has two or more flag islands");
-        let ties: Vec<Hex> = pool
+        let ties: Vec<Hex> = others
             .into_iter()
-            .filter(|f| f.distance(captor) == far)
+            .filter(|(d, _)| *d == far)
+            .map(|(_, f)| f)
             .collect();
         let bytes = crate::rng::derive(self.seed, &format!("pirates/flag/move-{}", self.moves));
         let draw = u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes"));

@@ -26,6 +26,7 @@ pub const RENDERERS: &[(&str, &str)] = &[
     ("claim", include_str!("../assets/games/claim.js")),
     ("loops", include_str!("../assets/games/loops.js")),
     ("shields", include_str!("../assets/games/shields.js")),
+    ("pirates", include_str!("../assets/games/pirates.js")),
 ];
 
 /// How the document goes into the page.

@@ -401,6 +401,70 @@ fn hostile_answers_are_refused_and_counted_never_a_panic() {
     assert_eq!(g.ship(0).pos, start(0));
 }
 
+#[test]
+fn random_text_never_panics_the_reader_and_only_action_words_are_read() {
+    let pieces = [
+        "nw",
+        "ne",
+        "e",
+        "se",
+        "sw",
+        "w",
+        "buy-",
+        "POTION",
+        "HULL",
+        "CANNONS",
+        "up",
+        "atk-",
+        "0",
+        "1",
+        "5",
+        "9",
+        "-",
+        "\"",
+        "\\",
+        " ",
+        "\n",
+        "{",
+        "}",
+        "[",
+        "]",
+        ":",
+        "é",
+        "\u{0}",
+        "\u{feff}",
+        "99999999999999999999",
+    ];
+    let mut rng = ludus_engine::rng::stream(11, "test/pirates-random-text");
+    let mut g = open_sea();
+    place(&mut g, 0, 0, -3);
+    place(&mut g, 1, 1, -3);
+    let mut read = 0;
+    for _ in 0..50_000 {
+        let n = 1 + rng.next_u32() as usize % 6;
+        let text: String = (0..n)
+            .map(|_| pieces[rng.next_u32() as usize % pieces.len()])
+            .collect();
+        match ludus_engine::pirates::parse_action(&text) {
+            Ok(a) => {
+                read += 1;
+                let again = ludus_engine::pirates::parse_action(&a.name()).unwrap();
+                assert_eq!(again, a, "{text:?}");
+            }
+            Err(reason) => assert!(reason.len() < 300, "{reason}"),
+        }
+        let mut trial = g.clone();
+        let r = answer(&mut trial, &text);
+        assert!(r.len() <= 1, "{text:?}: {r:?}");
+        assert_eq!(
+            trial.ship(0).illegal_moves,
+            u32::from(!r.is_empty()),
+            "{text:?}: a refusal is an illegal move, an action is not"
+        );
+    }
+    assert!(read > 1000, "{read}");
+}
+
 // --- Determinism ---------------------------------------------------------------------
 
 #[test]

@@ -13,57 +13,60 @@ use serde_json::{json, Value};
 
 // --- Maps ----------------------------------------------------------------------------
 
-#[test]
-fn generated_maps_are_the_same_round_every_start() {
-    for d in Difficulty::ALL {
-        for seed in 0..40 {
+/// Forty generated maps of every difficulty, with their terrain.
+fn generated() -> impl Iterator<Item = (Difficulty, u64, Map, Vec<Terrain>)> {
+    Difficulty::ALL.into_iter().flat_map(|d| {
+        (0..40).map(move |seed| {
             let map = Map::generate(seed, d);
             let t = map.terrain();
-            for h in hex::all() {
-                for (seat, image) in h.images().into_iter().enumerate() {
-                    assert_eq!(
-                        t[h.index()],
-                        t[image.index()],
-                        "{d:?} seed {seed}: {h} and its image for seat {seat}"
-                    );
-                }
+            (d, seed, map, t)
+        })
+    })
+}
+
+#[test]
+fn generated_maps_are_the_same_round_every_start() {
+    for (d, seed, map, t) in generated() {
+        for h in hex::all() {
+            for (seat, image) in h.images().into_iter().enumerate() {
+                assert_eq!(
+                    t[h.index()],
+                    t[image.index()],
+                    "{d:?} seed {seed}: {h} and its image for seat {seat}"
+                );
             }
-            let [a, b] = map.npc_starts();
-            assert_eq!(a.half_turn(), b, "the NPCs start half a turn apart");
-            assert_eq!(
-                map.flag,
-                Hex::CENTRE,
-                "the first flag is as far from every start"
-            );
-            assert!(STARTS.iter().all(|s| s.distance(map.flag) == 14));
         }
+        let [a, b] = map.npc_starts();
+        assert_eq!(a.half_turn(), b, "the NPCs start half a turn apart");
+        assert_eq!(
+            map.flag,
+            Hex::CENTRE,
+            "the first flag is as far from every start"
+        );
+        assert!(STARTS.iter().all(|s| s.distance(map.flag) == 14));
     }
 }
 
 #[test]
 fn every_start_can_reach_every_flag_island_both_shops_and_the_npcs_ring() {
-    for d in Difficulty::ALL {
-        for seed in 0..40 {
-            let map = Map::generate(seed, d);
-            let t = map.terrain();
-            let reach = flood_from(STARTS[0], &t);
-            let near = |h: &Hex| h.neighbours().any(|n| reach[n.index()]);
-            assert!(STARTS.iter().all(|s| reach[s.index()]), "{d:?} {seed}");
-            assert!(map.flag_islands.iter().all(near), "{d:?} {seed}");
-            assert_eq!(map.shops.len(), 2);
-            assert!(map.shops.iter().all(near), "{d:?} {seed}");
-            for h in hex::ring(map.npc_ring as i32) {
-                assert_eq!(
-                    t[h.index()],
-                    Terrain::Water,
-                    "{d:?} {seed}: the ring is open"
-                );
-            }
-            assert!(
-                (0..t.len()).all(|i| !t[i].passable() || reach[i]),
-                "{d:?} {seed}: no water is cut off"
+    for (d, seed, map, t) in generated() {
+        let reach = flood_from(STARTS[0], &t);
+        let near = |h: &Hex| h.neighbours().any(|n| reach[n.index()]);
+        assert!(STARTS.iter().all(|s| reach[s.index()]), "{d:?} {seed}");
+        assert!(map.flag_islands.iter().all(near), "{d:?} {seed}");
+        assert_eq!(map.shops.len(), 2);
+        assert!(map.shops.iter().all(near), "{d:?} {seed}");
+        for h in hex::ring(map.npc_ring as i32) {
+            assert_eq!(
+                t[h.index()],
+                Terrain::Water,
+                "{d:?} {seed}: the ring is open"
             );
         }
+        assert!(
+            (0..t.len()).all(|i| !t[i].passable() || reach[i]),
+            "{d:?} {seed}: no water is cut off"
+        );
     }
 }
 

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{play_native, player, Player};
+use common::{play_native, player, strong_wins, Player};
 use ludus_engine::new_game;
 use ludus_example_bots::{claim, loops, shields};
 use ludus_sdk::Bot;
@@ -12,40 +12,8 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
-/// One `Strong` against three `Weak`, over `seeds`, the strong bot's seat
-/// going round the table. Returns (outright wins, matches).
-fn wins<Strong: Bot, Weak: Bot>(game: &str, seeds: std::ops::Range<u64>) -> (usize, usize) {
-    let mut won = 0;
-    let mut played = 0;
-    let mut lost = Vec::new();
-    for seed in seeds {
-        let seat = (seed % 4) as usize;
-        let bots = (0..4)
-            .map(|s| {
-                if s == seat {
-                    player::<Strong>()
-                } else {
-                    player::<Weak>()
-                }
-            })
-            .collect();
-        let o = play_native(game, &Value::Null, seed, bots);
-        played += 1;
-        let firsts = o.placements.iter().filter(|&&p| p == 1).count();
-        if o.placements[seat] == 1 && firsts == 1 {
-            won += 1;
-        } else {
-            lost.push((seed, seat, o.reason, o.scores));
-        }
-    }
-    if !lost.is_empty() {
-        eprintln!("{game}: not won (seed, seat, reason, scores): {lost:?}");
-    }
-    (won, played)
-}
-
 fn assert_strategy_wins_most<Strong: Bot, Weak: Bot>(game: &str) {
-    let (won, played) = wins::<Strong, Weak>(game, 0..12);
+    let (won, played) = strong_wins::<Strong, Weak>(game, &Value::Null, 0..12);
     eprintln!("{game}: the strategy won {won} of {played} matches against three samples");
     assert!(
         won * 10 >= played * 8,

@@ -3,46 +3,16 @@
 
 mod common;
 
-use common::{play_native, play_native_with, player, Player};
+use common::{play_native, play_native_with, player, strong_wins, Player};
 use ludus_example_bots::pirates::{Random, Sample, Strategy};
 use ludus_sdk::pirates::Observation;
 use serde_json::{json, Value};
 
-/// One `Strategy` against three `Sample`s on each seed, its seat going
-/// round the table. Returns (outright wins, matches).
-fn strategy_wins(seeds: std::ops::Range<u64>, config: &Value) -> (usize, usize) {
-    let mut won = 0;
-    let mut lost = Vec::new();
-    let played = seeds.end - seeds.start;
-    for seed in seeds {
-        let seat = (seed % 4) as usize;
-        let bots: Vec<Player> = (0..4)
-            .map(|s| {
-                if s == seat {
-                    player::<Strategy>()
-                } else {
-                    player::<Sample>()
-                }
-            })
-            .collect();
-        let o = play_native("pirates", config, seed, bots);
-        let firsts = o.placements.iter().filter(|&&p| p == 1).count();
-        if o.placements[seat] == 1 && firsts == 1 {
-            won += 1;
-        } else {
-            lost.push((seed, seat, o.reason, o.scores));
-        }
-    }
-    if !lost.is_empty() {
-        eprintln!("not won (seed, seat, reason, scores): {lost:?}");
-    }
-    (won, played as usize)
-}
-
 #[test]
 fn the_strategy_beats_three_samples_in_most_matches() {
     for difficulty in ["easy", "normal", "hard"] {
-        let (won, played) = strategy_wins(0..8, &json!({"difficulty": difficulty}));
+        let config = json!({"difficulty": difficulty});
+        let (won, played) = strong_wins::<Strategy, Sample>("pirates", &config, 0..8);
         eprintln!("{difficulty}: the strategy won {won} of {played} matches against three samples");
         assert!(
             won * 10 >= played * 8,

@@ -3,10 +3,8 @@
 //!
 //! Reading is total: any text gives an action or a reason it is not one.
 
-use serde_json::Value;
-
 use super::hex::Dir;
-use crate::grid::quote;
+use crate::grid::{answer_word, quote};
 
 /// What a ship may buy at the shop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -84,19 +82,7 @@ const MAX_DIGITS: usize = 20;
 /// as the SDK sends it), surrounding whitespace ignored, letters in any
 /// case.
 pub fn parse_action(raw: &str) -> Result<Action, String> {
-    let trimmed = raw.trim();
-    let owned;
-    let word = if trimmed.starts_with('"') {
-        match serde_json::from_str::<Value>(trimmed) {
-            Ok(Value::String(s)) => {
-                owned = s;
-                owned.trim()
-            }
-            _ => return Err(format!("{} is not a valid JSON string", quote(trimmed))),
-        }
-    } else {
-        trimmed
-    };
+    let word = answer_word(raw)?;
     let lower = word.to_ascii_lowercase();
     let action = match lower.as_str() {
         "nw" => Some(Action::Sail(Dir::Nw)),
@@ -119,7 +105,7 @@ pub fn parse_action(raw: &str) -> Result<Action, String> {
         format!(
             "{} is not an action; answer one of nw, ne, e, se, sw, w, buy-POTION, buy-HULL, \
              buy-CANNONS, up, atk-X (X: the number of the ship to fire at)",
-            quote(word)
+            quote(&word)
         )
     })
 }

@@ -61,3 +61,39 @@ pub fn play_native_with(
         );
     }
 }
+
+/// One `Strong` against three `Weak` on `config`, over `seeds`, the strong
+/// bot's seat going round the table. Returns (outright wins, matches), and
+/// prints the matches it did not win.
+pub fn strong_wins<Strong: Bot, Weak: Bot>(
+    game: &str,
+    config: &Value,
+    seeds: std::ops::Range<u64>,
+) -> (usize, usize) {
+    let mut won = 0;
+    let mut lost = Vec::new();
+    let played = seeds.end.saturating_sub(seeds.start) as usize;
+    for seed in seeds {
+        let seat = (seed % 4) as usize;
+        let bots = (0..4)
+            .map(|s| {
+                if s == seat {
+                    player::<Strong>()
+                } else {
+                    player::<Weak>()
+                }
+            })
+            .collect();
+        let o = play_native(game, config, seed, bots);
+        let firsts = o.placements.iter().filter(|&&p| p == 1).count();
+        if o.placements[seat] == 1 && firsts == 1 {
+            won += 1;
+        } else {
+            lost.push((seed, seat, o.reason, o.scores));
+        }
+    }
+    if !lost.is_empty() {
+        eprintln!("{game}: not won (seed, seat, reason, scores): {lost:?}");
+    }
+    (won, played)
+}

@@ -821,3 +821,106 @@ fn ships_afloat_rank_above_sunk_ones_at_the_move_limit() {
     let o = g.outcome().unwrap();
     assert_eq!(o.placements, vec![1, 1, 3, 4]);
 }
+
+// --- Each phase alone ----------------------------------------------------------------
+
+#[test]
+fn phase_read_action_reads_checks_and_counts_but_does_nothing() {
+    let mut g = open_sea();
+    let mut refused = Vec::new();
+    let a = g.read_action(0, Some("\"e\""), &mut refused);
+    assert_eq!(a.map(|a| a.name()), Some("e".to_string()));
+    assert!(refused.is_empty());
+    assert_eq!(g.ship(0).pos, start(0), "reading is not sailing");
+    assert_eq!(g.read_action(0, Some("up"), &mut refused), None);
+    assert_eq!(refused[0].kind, kind::NO_POTION);
+    assert_eq!(g.ship(0).illegal_moves, 1);
+    assert_eq!(g.turn(), 0, "no move was played");
+}
+
+#[test]
+fn phase_count_illegal_move_takes_5_percent_on_every_tenth() {
+    let mut g = open_sea();
+    g.ship_mut(0).illegal_moves = 8;
+    assert_eq!(g.count_illegal_move(0), 9);
+    assert_eq!(g.ship(0).health, 400);
+    assert_eq!(g.count_illegal_move(0), 10);
+    assert_eq!(g.ship(0).health, 380);
+}
+
+#[test]
+fn phase_sail_moves_and_a_vortex_holds_but_the_flag_waits_for_its_own_phase() {
+    let mut g = with_vortex_at(0, 1);
+    place(&mut g, 0, 0, 2);
+    g.sail(0, ludus_engine::pirates::Dir::Nw);
+    assert_eq!(g.ship(0).pos, Hex::new(0, 1));
+    assert_eq!(g.ship(0).whirlpool, 3);
+    assert_eq!(g.ship(0).gold, 0, "next to the flag, but not taken yet");
+    g.take_flag(0);
+    assert_eq!(g.ship(0).gold, 500);
+    assert_ne!(g.flag(), Hex::CENTRE);
+}
+
+#[test]
+fn phase_buy_drink_and_fire_each_do_their_action() {
+    let mut g = at_shop_with_gold(500);
+    g.buy(0, ludus_engine::pirates::Item::Cannons);
+    assert_eq!((g.ship(0).cannons, g.ship(0).gold), (150, 300));
+    g.buy(0, ludus_engine::pirates::Item::Potion);
+    g.ship_mut(0).health = 100;
+    g.drink(0);
+    assert_eq!((g.ship(0).health, g.ship(0).potions), (140, 0));
+    place(&mut g, 1, -8, 0);
+    g.fire(0, 2);
+    assert_eq!(g.ship(1).health, 250);
+}
+
+#[test]
+fn phase_count_down_whirlpool_takes_one_move_off_the_hold() {
+    let mut g = open_sea();
+    g.ship_mut(2).whirlpool = 2;
+    g.count_down_whirlpool(2);
+    assert_eq!(g.ship(2).whirlpool, 1);
+    g.count_down_whirlpool(2);
+    g.count_down_whirlpool(2);
+    assert_eq!(g.ship(2).whirlpool, 0);
+}
+
+#[test]
+fn phase_place_next_flag_only_chooses_it() {
+    let g = open_sea();
+    let next = g.place_next_flag();
+    assert!(FLAGS[1..].contains(&next));
+    assert_eq!(g.flag(), Hex::CENTRE, "choosing does not move it");
+}
+
+#[test]
+fn phases_of_the_npcs_each_do_one_thing() {
+    let mut g = npcs_only();
+    // Circling: one field clockwise.
+    g.npc_circle(0);
+    assert_eq!(g.npc(0).pos, Hex::new(4, -6));
+    // Returning: one field nearer the ring.
+    g.npc_mut(0).pos = Hex::new(2, -2);
+    g.npc_return(0);
+    assert_eq!(g.npc(0).pos.length(), 3);
+    // Chasing: one field nearer, to within range.
+    place(&mut g, 0, 2, 2);
+    let before = g.npc(0).pos.distance(g.ship(0).pos);
+    g.npc_chase(0, 0);
+    assert_eq!(g.npc(0).pos.distance(g.ship(0).pos), before - 1);
+    // Firing: 50 damage, remembered.
+    g.npc_fire(1, 0);
+    assert_eq!(g.ship(0).health, 350);
+    assert_eq!(g.npc(1).fired_at, Some(0));
+}
+
+#[test]
+fn phase_final_outcome_ranks_the_state_as_it_is() {
+    let mut g = open_sea();
+    g.ship_mut(2).gold = 700;
+    g.ship_mut(1).eliminated = Some(1);
+    let o = g.final_outcome();
+    assert_eq!(o.placements, vec![2, 4, 1, 2]);
+    assert_eq!(o.scores, vec![0.0, 0.0, 700.0, 0.0]);
+}

@@ -81,6 +81,7 @@ pub fn games() -> &'static [GameInfo] {
         crate::loops::INFO,
         crate::shields::INFO,
         crate::pirates::INFO,
+        crate::fences::INFO,
     ]
 }
 

@@ -27,6 +27,7 @@ pub const RENDERERS: &[(&str, &str)] = &[
     ("loops", include_str!("../assets/games/loops.js")),
     ("shields", include_str!("../assets/games/shields.js")),
     ("pirates", include_str!("../assets/games/pirates.js")),
+    ("fences", include_str!("../assets/games/fences.js")),
 ];
 
 /// How the document goes into the page.

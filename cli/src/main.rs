@@ -40,14 +40,22 @@ enum Command {
         limits: LimitArgs,
     },
     /// Build a bot from source: a Python file (`def act(state)`, standard
-    /// library only) into a WebAssembly component with componentize-py, or a
-    /// C file into a core module with clang and wasi-libc.
+    /// library only) or a Kaggle Kore/Halite agent into a WebAssembly
+    /// component with componentize-py, or a C file into a core module with
+    /// clang and wasi-libc.
     BuildBot {
-        /// The bot's source: bot.py or bot.c.
+        /// The bot's source: bot.py, bot.c, or a Kaggle submission (main.py,
+        /// its folder, or a .tar.gz with main.py at its root).
         source: PathBuf,
         /// Where to write the .wasm.
         #[arg(short, long)]
         out: PathBuf,
+        /// Build a Kaggle agent (its last function, called as
+        /// `agent(obs, config)`) for this game. Without it, a .py file that
+        /// defines `agent` and no `act` is a Kaggle agent, and so is a folder
+        /// or .tar.gz; the game is the one whose helpers it imports.
+        #[arg(long, value_name = "kore|halite")]
+        kaggle: Option<ludus_host::build::kaggle::KaggleGame>,
     },
     /// Play one match and write its replay.
     Play {
@@ -308,7 +316,11 @@ fn main() {
     let result = match cli.command {
         Command::Games => games(),
         Command::Check { bot, game, limits } => check(&bot, &game, &limits.limits()),
-        Command::BuildBot { source, out } => build_bot(&source, &out),
+        Command::BuildBot {
+            source,
+            out,
+            kaggle,
+        } => build_bot(&source, &out, kaggle),
         Command::Play {
             game,
             seed,
@@ -489,9 +501,14 @@ fn check(path: &Path, game: &str, limits: &Limits) -> Result<()> {
     Ok(())
 }
 
-fn build_bot(source: &Path, out: &Path) -> Result<()> {
+fn build_bot(
+    source: &Path,
+    out: &Path,
+    kaggle: Option<ludus_host::build::kaggle::KaggleGame>,
+) -> Result<()> {
+    use ludus_host::build::{BuildOptions, Built};
     let tools = ludus_host::build::default_tools_dir();
-    ludus_host::build::build_bot(source, out, &tools)
+    let built = ludus_host::build::build_bot(source, out, &tools, &BuildOptions { kaggle })
         .with_context(|| format!("cannot build {}", source.display()))?;
     let bytes = std::fs::read(out)?;
     println!(
@@ -500,7 +517,13 @@ fn build_bot(source: &Path, out: &Path) -> Result<()> {
         bytes.len(),
         ludus_host::sandbox::sha256_hex(&bytes)
     );
-    println!("next     ludus check {}", out.display());
+    match built {
+        Built::Kaggle(game) => {
+            println!("kind     Kaggle agent for {game} (its last callable, called as on Kaggle)");
+            println!("next     ludus check --game {game} {}", out.display());
+        }
+        Built::Python | Built::C => println!("next     ludus check {}", out.display()),
+    }
     Ok(())
 }
 

@@ -367,6 +367,55 @@ fn build_bot_makes_python_and_c_bots_that_check_and_play() {
     }
 }
 
+/// `ludus build-bot` tells a Kaggle agent from a Ludus bot by what it
+/// defines, names the game it found from the helpers it imports, and the bot
+/// passes `ludus check` for that game; an agent that imports numpy is
+/// refused at build time, naming the import.
+#[test]
+fn build_bot_takes_a_kaggle_agent_as_it_is() {
+    ludus_testkit::ensure_python().unwrap_or_else(|e| panic!("{e}"));
+    let dir = tempfile::tempdir().unwrap();
+    let root = ludus_testkit::workspace_root();
+    let tools = ludus_testkit::tools_dir();
+    std::fs::copy(
+        root.join("host/tests/kaggle/kore_probe.py"),
+        dir.path().join("main.py"),
+    )
+    .unwrap();
+    let build = |args: &[&str]| {
+        ludus_cmd(args, dir.path())
+            .env("LUDUS_TOOLS_DIR", &tools)
+            .output()
+            .expect("ludus runs")
+    };
+    let o = build(&["build-bot", "main.py", "-o", "agent.wasm"]);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("kind     Kaggle agent for kore"), "{t}");
+    assert!(
+        t.contains("next     ludus check --game kore agent.wasm"),
+        "{t}"
+    );
+    let o = ludus(&["check", "--game", "kore", "agent.wasm"], dir.path());
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("verdict  OK"), "{t}");
+
+    std::fs::write(
+        dir.path().join("np.py"),
+        "from kaggle_environments.envs.halite.helpers import Board\nimport numpy as np\n\ndef agent(obs, config):\n    return {}\n",
+    )
+    .unwrap();
+    let o = build(&["build-bot", "np.py", "-o", "np.wasm"]);
+    let t = text(&o);
+    assert!(!o.status.success());
+    assert!(t.contains("np.py line 2 imports numpy"), "{t}");
+    assert!(!dir.path().join("np.wasm").exists());
+    let o = build(&["build-bot", "main.py", "--kaggle", "chess", "-o", "x.wasm"]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("kore or halite"), "{}", text(&o));
+}
+
 /// A source that is neither Python nor C is refused, naming the file.
 #[test]
 fn build_bot_refuses_an_unknown_language_naming_the_file() {

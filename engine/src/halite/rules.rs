@@ -16,8 +16,9 @@
 //!
 //! then [rewards](Halite::update_rewards) and [the turn limit](Halite::turn_limit).
 
-use super::actions::{parse_answer, shorten, Action, Answer};
-use super::{EndReason, Halite, Num, Ship, Shipyard, Status, Uid, NONE};
+use super::actions::{parse_answer, Action, Answer};
+use super::{EndReason, Halite, Num, Ship, Shipyard, Status, Uid};
+use crate::kaggle::Refusals;
 use crate::{Outcome, Rejection, Seat};
 
 /// Rejection kinds.
@@ -36,51 +37,7 @@ pub mod kind {
     /// the ship stays (and mines).
     pub const CONVERT_REFUSED: &str = "convert_refused";
     /// More refusals than are recorded one by one in a turn.
-    pub const MORE_REFUSALS: &str = "more_refusals";
-}
-
-/// Refusals recorded one by one per seat and turn; the rest are counted.
-const MAX_REFUSALS_PER_TURN: usize = 50;
-
-/// Collects a seat's refusals of one turn, capped.
-struct Refusals<'a> {
-    out: &'a mut Vec<Rejection>,
-    seat: Seat,
-    count: usize,
-}
-
-impl<'a> Refusals<'a> {
-    fn new(out: &'a mut Vec<Rejection>, seat: Seat) -> Self {
-        Refusals {
-            out,
-            seat,
-            count: 0,
-        }
-    }
-
-    fn push(&mut self, kind: &str, reason: impl FnOnce() -> String) {
-        self.count += 1;
-        if self.count <= MAX_REFUSALS_PER_TURN {
-            self.out.push(Rejection {
-                seat: self.seat,
-                kind: kind.to_string(),
-                reason: reason(),
-            });
-        }
-    }
-}
-
-impl Drop for Refusals<'_> {
-    fn drop(&mut self) {
-        if self.count > MAX_REFUSALS_PER_TURN {
-            let more = self.count - MAX_REFUSALS_PER_TURN;
-            self.out.push(Rejection {
-                seat: self.seat,
-                kind: kind::MORE_REFUSALS.to_string(),
-                reason: format!("{more} more refusals this turn were not recorded one by one"),
-            });
-        }
-    }
+    pub use crate::kaggle::MORE_REFUSALS;
 }
 
 fn is_move(action: Option<Action>) -> bool {
@@ -91,27 +48,12 @@ fn is_move(action: Option<Action>) -> bool {
 }
 
 impl Halite {
-    /// The next uid of this step (`f"{step + 1}-{n}"`, one counter for all
-    /// seats).
-    fn next_uid(&mut self) -> Uid {
-        self.uid_counter += 1;
-        Uid {
-            step: self.step + 1,
-            n: self.uid_counter,
-        }
-    }
-
     /// The cell one step from `pos` in `action`'s direction, wrapping:
     /// NORTH is one row up (`index - size`), EAST one column right.
     pub(crate) fn neighbour(&self, pos: usize, action: Action) -> usize {
-        let size = self.config.size;
-        let (row, col) = (pos / size, pos % size);
-        match action {
-            Action::North => ((row + size - 1) % size) * size + col,
-            Action::South => ((row + 1) % size) * size + col,
-            Action::East => row * size + (col + 1) % size,
-            Action::West => row * size + (col + size - 1) % size,
-            Action::Convert | Action::Spawn => pos,
+        match action.direction() {
+            Some(dir) => dir.step(pos, self.config.size),
+            None => pos,
         }
     }
 
@@ -124,18 +66,18 @@ impl Halite {
     /// seat's assets, `SPAWN` for a ship and a ship's action for a shipyard
     /// are ignored. Seats that are not active are not asked.
     pub(crate) fn bind_actions(&mut self, answers: &[Option<&str>], out: &mut Vec<Rejection>) {
-        self.uid_counter = 0;
-        self.yard_at.fill(NONE);
+        self.new_uids.reset();
+        self.yard_at.clear_all();
         for (i, y) in self.shipyards.iter_mut().enumerate() {
             y.spawn = false;
-            self.yard_at[y.pos] = i as u32;
+            self.yard_at.set(y.pos, i);
             self.halite[y.pos] = Num::Int(0);
         }
         for s in &mut self.ships {
             s.action = None;
         }
         for seat in 0..self.players {
-            if self.statuses[seat] != Status::Active {
+            if !self.seats.is_active(seat) {
                 continue;
             }
             let Some(text) = answers.get(seat).copied().flatten() else {
@@ -172,7 +114,7 @@ impl Halite {
     }
 
     fn disqualify(&mut self, seat: Seat) {
-        self.statuses[seat] = Status::Invalid;
+        self.seats.disqualify(seat, Status::Invalid);
         self.invalid_at[seat] = Some(self.step + 1);
     }
 
@@ -180,7 +122,7 @@ impl Halite {
     fn bind_seat(
         &mut self,
         seat: Seat,
-        entries: &[(super::actions::Key<'_>, Action)],
+        entries: &[(crate::kaggle::pyjson::PyStr<'_>, Action)],
         out: &mut Vec<Rejection>,
     ) {
         // The seat's assets by uid: (uid, is a shipyard, index).
@@ -214,12 +156,10 @@ impl Halite {
                     format!("{uid} is {what}; {} does not apply to it", a.name())
                 }),
                 (None, _) => refusals.push(kind::UNKNOWN_ASSET, || {
-                    let name = key
-                        .as_str()
-                        .map_or("a key with a lone surrogate".to_string(), |k| {
-                            shorten(&format!("{k:?}"))
-                        });
-                    format!("{name} is none of your ships or shipyards; ignored")
+                    format!(
+                        "{} is none of your ships or shipyards; ignored",
+                        key.describe()
+                    )
                 }),
             }
         }
@@ -246,7 +186,7 @@ impl Halite {
             self.shipyards[i].spawn = false;
             if self.banks[seat] >= spawn_cost {
                 self.banks[seat] = self.banks[seat] - spawn_cost;
-                let new = self.next_uid();
+                let new = self.new_uids.next(self.step);
                 self.ships.push(Ship::new(new, seat, pos, Num::Int(0)));
             } else {
                 let bank = self.banks[seat];
@@ -269,13 +209,13 @@ impl Halite {
             let (uid, pos, cargo) = (s.uid, s.pos, s.halite);
             match s.action {
                 Some(Action::Convert) => {
-                    let on_yard = self.yard_at[pos] != NONE;
+                    let on_yard = self.yard_at.is_taken(pos);
                     if !on_yard && cargo + self.banks[seat] >= convert_cost {
                         let delta = cargo - convert_cost;
                         leftover = leftover + Num::py_max(delta, Num::Int(0));
                         self.banks[seat] = self.banks[seat] + Num::py_min(delta, Num::Int(0));
-                        let new = self.next_uid();
-                        self.yard_at[pos] = self.shipyards.len() as u32;
+                        let new = self.new_uids.next(self.step);
+                        self.yard_at.set(pos, self.shipyards.len());
                         self.shipyards.push(Shipyard::new(new, seat, pos));
                         self.halite[pos] = Num::Int(0);
                         self.ships[i].alive = false;
@@ -310,14 +250,14 @@ impl Halite {
     /// (in board order); a tie for the least destroys them all. Owners do
     /// not matter.
     pub(crate) fn ship_collisions(&mut self) {
-        self.occupant.fill(NONE);
+        self.occupant.clear_all();
         let mut crowded: Vec<usize> = Vec::new();
         for (i, s) in self.ships.iter().enumerate() {
             if !s.alive {
                 continue;
             }
-            if self.occupant[s.pos] == NONE {
-                self.occupant[s.pos] = i as u32;
+            if !self.occupant.is_taken(s.pos) {
+                self.occupant.set(s.pos, i);
             } else if !crowded.contains(&s.pos) {
                 crowded.push(s.pos);
             }
@@ -352,19 +292,24 @@ impl Halite {
                     self.ships[w].halite = self.ships[w].halite + taken;
                 }
             }
-            self.occupant[cell] = winner.map_or(NONE, |w| w as u32);
+            match winner {
+                Some(w) => self.occupant.set(cell, w),
+                None => self.occupant.clear(cell),
+            }
         }
     }
 
     /// Phase 4: a ship on another seat's shipyard destroys it and itself.
     pub(crate) fn ship_shipyard_collisions(&mut self) {
         for y in &mut self.shipyards {
-            let ship = self.occupant[y.pos];
-            if y.alive && ship != NONE && self.ships[ship as usize].owner != y.owner {
+            let Some(ship) = self.occupant.get(y.pos) else {
+                continue;
+            };
+            if y.alive && self.ships[ship].owner != y.owner {
                 y.alive = false;
-                self.yard_at[y.pos] = NONE;
-                self.ships[ship as usize].alive = false;
-                self.occupant[y.pos] = NONE;
+                self.yard_at.clear(y.pos);
+                self.ships[ship].alive = false;
+                self.occupant.clear(y.pos);
             }
         }
     }
@@ -372,9 +317,11 @@ impl Halite {
     /// Phase 5: a ship on its own seat's shipyard banks its cargo.
     pub(crate) fn deposit(&mut self) {
         for y in &self.shipyards {
-            let ship = self.occupant[y.pos];
-            if y.alive && ship != NONE {
-                let s = &mut self.ships[ship as usize];
+            let Some(ship) = self.occupant.get(y.pos) else {
+                continue;
+            };
+            if y.alive {
+                let s = &mut self.ships[ship];
                 if s.owner == y.owner {
                     self.banks[y.owner] = self.banks[y.owner] + s.halite;
                     s.halite = Num::Int(0);
@@ -393,7 +340,7 @@ impl Halite {
                 continue;
             }
             let delta = (self.halite[s.pos] * rate).int();
-            if !is_move(s.action) && self.yard_at[s.pos] == NONE && delta > Num::Int(0) {
+            if !is_move(s.action) && !self.yard_at.is_taken(s.pos) && delta > Num::Int(0) {
                 s.halite = s.halite + delta;
                 self.halite[s.pos] = self.halite[s.pos] - delta;
                 self.mined[s.owner] = self.mined[s.owner] + delta;
@@ -407,8 +354,8 @@ impl Halite {
     pub(crate) fn regenerate(&mut self) {
         let factor = Num::Int(1) + self.config.regen_rate;
         let cap = Num::Int(self.config.max_cell_halite);
-        for (h, &ship) in self.halite.iter_mut().zip(&self.occupant) {
-            if ship == NONE {
+        for (cell, h) in self.halite.iter_mut().enumerate() {
+            if !self.occupant.is_taken(cell) {
                 *h = Num::py_min((*h * factor).round3(), cap);
             }
         }
@@ -430,19 +377,17 @@ impl Halite {
     pub(crate) fn eliminate(&mut self) {
         let spawn_cost = Num::Int(self.config.spawn_cost);
         for seat in 0..self.players {
-            if self.statuses[seat] == Status::Active
+            if self.seats.is_active(seat)
                 && !self.ships.iter().any(|s| s.owner == seat)
                 && (!self.shipyards.iter().any(|y| y.owner == seat)
                     || self.banks[seat] < spawn_cost)
             {
-                self.statuses[seat] = Status::Done;
-                self.rewards[seat] = Some(Num::Int(
-                    i64::from(self.step) - i64::from(self.config.episode_steps) - 1,
-                ));
+                self.seats
+                    .knock_out(seat, self.step, self.config.episode_steps);
             }
         }
         for seat in 0..self.players {
-            if matches!(self.statuses[seat], Status::Invalid | Status::Error) {
+            if self.seats.status(seat).is_disqualified() {
                 self.ships.retain(|s| s.owner != seat);
                 self.shipyards.retain(|y| y.owner != seat);
                 self.banks[seat] = Num::Int(0);
@@ -453,17 +398,7 @@ impl Halite {
     /// Phase 10: with fewer than two active seats the game is over; the
     /// active one is done with its reward of the previous step.
     pub(crate) fn last_fleet_check(&mut self) {
-        let active = self
-            .statuses
-            .iter()
-            .filter(|s| **s == Status::Active)
-            .count();
-        if self.players > 1 && active < 2 {
-            for s in &mut self.statuses {
-                if *s == Status::Active {
-                    *s = Status::Done;
-                }
-            }
+        if self.seats.end_if_fewer_than_two_active() {
             self.ended = Some((EndReason::LastFleet, self.step));
         }
     }
@@ -471,38 +406,25 @@ impl Halite {
     /// The reference's reward update: an active seat's reward is its bank,
     /// an invalid seat's is `null`, a done seat's stays.
     pub(crate) fn update_rewards(&mut self) {
-        for seat in 0..self.players {
-            match self.statuses[seat] {
-                Status::Active => self.rewards[seat] = Some(self.banks[seat]),
-                Status::Invalid | Status::Error => self.rewards[seat] = None,
-                Status::Done => {}
-            }
-        }
+        self.seats.update_rewards(&self.banks);
     }
 
     /// The reference's turn limit: after step `episodeSteps - 1` every
     /// active seat is done.
     pub(crate) fn turn_limit(&mut self) {
-        if i64::from(self.step) >= i64::from(self.config.episode_steps) - 1 {
-            for s in &mut self.statuses {
-                if *s == Status::Active {
-                    *s = Status::Done;
-                }
-            }
-            if self.ended.is_none() {
-                self.ended = Some((EndReason::TurnLimit, self.step));
-            }
+        if self
+            .seats
+            .end_at_step_limit(self.step, self.config.episode_steps)
+            && self.ended.is_none()
+        {
+            self.ended = Some((EndReason::TurnLimit, self.step));
         }
     }
 
     /// Per seat, the final score: the reward, or for an invalid seat
     /// `-(episodeSteps + 1)`, below every elimination.
     pub fn final_scores(&self) -> Vec<f64> {
-        let invalid = -(f64::from(self.config.episode_steps) + 1.0);
-        self.rewards
-            .iter()
-            .map(|r| r.map_or(invalid, Num::to_f64))
-            .collect()
+        self.seats.scores(self.config.episode_steps)
     }
 
     /// Per seat: ships plus shipyards now.

@@ -2,7 +2,11 @@
 //! `{shipyard uid: "SPAWN_n" | "LAUNCH_n_PLAN"}`, read value by value as
 //! upstream's `ShipyardAction.from_str` reads it, including where it raises.
 
-use super::pyparse::{parse_object, py_int, upper_plan, JsonValue, PyInt};
+use std::borrow::Cow;
+
+use super::pystr::{py_int, upper_plan, PyInt};
+use crate::kaggle::pyjson::{self, PyStr, PyValue};
+use crate::kaggle::shorten;
 use crate::{Rejection, Seat};
 
 /// Rejection kinds.
@@ -19,6 +23,8 @@ pub mod kind {
     pub const SPAWN_REFUSED: &str = "spawn_refused";
     /// A launch of more ships than the shipyard has: ignored.
     pub const LAUNCH_REFUSED: &str = "launch_refused";
+    /// More refusals than are recorded one by one in a turn.
+    pub use crate::kaggle::MORE_REFUSALS;
 }
 
 /// One shipyard's order, as upstream's `ShipyardAction`.
@@ -42,24 +48,34 @@ pub enum Reading {
 }
 
 /// `ShipyardAction.from_str(raw)` of upstream's `helpers.py`.
-pub fn read_value(value: &JsonValue) -> Reading {
-    let raw = match value {
-        JsonValue::Falsy => return Reading::Nothing,
-        JsonValue::Truthy => {
-            return Reading::Raises("the action is not a string (upstream: AttributeError)".into())
-        }
-        JsonValue::Str(s) => s.as_str(),
+pub fn read_value(value: &PyValue<'_>) -> Reading {
+    if !value.truthy() {
+        return Reading::Nothing;
+    }
+    let PyValue::Str(raw) = value else {
+        return Reading::Raises(format!(
+            "the action is {}, not a string (upstream: AttributeError)",
+            value.kind()
+        ));
     };
+    // A lone surrogate fails every check a U+FFFD fails: it is neither a
+    // digit, a space, `_` nor a plan letter.
+    let raw: Cow<'_, str> = raw.to_lossy();
+    let raw = raw.as_ref();
     if raw.starts_with("SPAWN") {
         let parts: Vec<&str> = raw.split('_').collect();
         if parts.len() != 2 {
             return Reading::Raises(format!(
-                "{raw:?} splits into {} parts at `_`, not 2 (upstream: ValueError)",
+                "{} splits into {} parts at `_`, not 2 (upstream: ValueError)",
+                shorten(&format!("{raw:?}")),
                 parts.len()
             ));
         }
         let Some(n) = ship_count(parts[1]) else {
-            return Reading::Raises(format!("{:?} is not an int (upstream raises)", parts[1]));
+            return Reading::Raises(format!(
+                "{} is not an int (upstream raises)",
+                shorten(&format!("{:?}", parts[1]))
+            ));
         };
         if n.negative {
             return Reading::Raises("a negative number of ships (upstream: AssertionError)".into());
@@ -70,12 +86,16 @@ pub fn read_value(value: &JsonValue) -> Reading {
         let parts: Vec<&str> = raw.split('_').collect();
         if parts.len() != 3 {
             return Reading::Raises(format!(
-                "{raw:?} splits into {} parts at `_`, not 3 (upstream: ValueError)",
+                "{} splits into {} parts at `_`, not 3 (upstream: ValueError)",
+                shorten(&format!("{raw:?}")),
                 parts.len()
             ));
         }
         let Some(n) = ship_count(parts[1]) else {
-            return Reading::Raises(format!("{:?} is not an int (upstream raises)", parts[1]));
+            return Reading::Raises(format!(
+                "{} is not an int (upstream raises)",
+                shorten(&format!("{:?}", parts[1]))
+            ));
         };
         if n.negative || n.is_zero() {
             return Reading::Raises(
@@ -86,9 +106,9 @@ pub fn read_value(value: &JsonValue) -> Reading {
             Some(p) if p.starts_with(['N', 'E', 'S', 'W']) => p,
             _ => {
                 return Reading::Raises(format!(
-                    "flight plan {:?} must start with one of NESW and hold only NESWC0-9 \
+                    "flight plan {} must start with one of NESW and hold only NESWC0-9 \
                      (upstream: AssertionError)",
-                    parts[2]
+                    shorten(&format!("{:?}", parts[2]))
                 ))
             }
         };
@@ -103,24 +123,25 @@ fn ship_count(text: &str) -> Option<PyInt> {
 }
 
 /// A seat's answer, read.
-pub enum Answer {
-    /// Entries in the order given (duplicates resolved).
-    Entries(Vec<(String, JsonValue)>),
+pub enum Answer<'a> {
+    /// The dict's entries: one per distinct key, in the order given.
+    Entries(Vec<(PyStr<'a>, PyValue<'a>)>),
     /// No orders.
     Empty,
 }
 
 /// Reads a seat's raw answer text; refusals are added to `rejections`.
-pub fn read_answer(seat: Seat, raw: &str, rejections: &mut Vec<Rejection>) -> Answer {
-    match parse_object(raw) {
-        Ok(Some(entries)) => Answer::Entries(entries),
-        Ok(None) => {
+pub fn read_answer<'a>(seat: Seat, raw: &'a str, rejections: &mut Vec<Rejection>) -> Answer<'a> {
+    match pyjson::loads(raw) {
+        Ok(pyjson::Answer::Dict(entries)) => Answer::Entries(entries),
+        Ok(pyjson::Answer::Other(value)) => {
             rejections.push(Rejection {
                 seat,
                 kind: kind::NOT_AN_OBJECT.into(),
-                reason: "the answer must be a JSON object {shipyard uid: action}; \
-                         anything else is no action"
-                    .into(),
+                reason: format!(
+                    "the answer is {}, not a JSON object {{shipyard uid: action}}: no action",
+                    value.kind()
+                ),
             });
             Answer::Empty
         }

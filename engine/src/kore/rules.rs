@@ -6,7 +6,8 @@
 
 use super::actions::{kind, read_answer, read_value, Answer, Order, Reading};
 use super::{Dir, Fleet, Kore, Shipyard, Status, Uid};
-use crate::pynum::{round3, Num};
+use crate::kaggle::pynum::{round3, Num};
+use crate::kaggle::Refusals;
 use crate::{Rejection, Seat};
 
 /// Turns controlled at which a shipyard's spawn cap rises by one:
@@ -55,25 +56,11 @@ fn decrement_digits(digits: &str) -> Option<String> {
 }
 
 impl Kore {
-    fn new_uid(&mut self) -> Uid {
-        self.uid_counter += 1;
-        Uid {
-            step: self.step + 1,
-            n: self.uid_counter,
-        }
-    }
-
     fn add_shipyard(&mut self, owner: Seat, pos: usize, ships: i64, turns_controlled: i64) {
-        let uid = self.new_uid();
-        self.shipyards.push(Shipyard {
-            uid,
-            owner,
-            pos,
-            ships,
-            turns_controlled,
-            alive: true,
-        });
-        self.shipyard_at[pos] = self.shipyards.len() as u32;
+        let uid = self.new_uids.next(self.step);
+        self.shipyards
+            .push(Shipyard::new(uid, owner, pos, ships, turns_controlled));
+        self.shipyard_at.set(pos, self.shipyards.len() - 1);
         // Upstream zeroes the cell under every shipyard it places.
         self.cells[pos] = Num::Int(0);
     }
@@ -81,34 +68,13 @@ impl Kore {
     fn delete_fleet(&mut self, i: usize) {
         let f = &mut self.fleets[i];
         f.alive = false;
-        if self.fleet_at[f.pos] == i as u32 + 1 {
-            self.fleet_at[f.pos] = 0;
-        }
-    }
-
-    fn shipyard_on(&self, pos: usize) -> Option<usize> {
-        match self.shipyard_at[pos] {
-            0 => None,
-            i => Some(i as usize - 1),
-        }
-    }
-
-    fn fleet_on(&self, pos: usize) -> Option<usize> {
-        match self.fleet_at[pos] {
-            0 => None,
-            i => Some(i as usize - 1),
+        if self.fleet_at.get(f.pos) == Some(i) {
+            self.fleet_at.clear(f.pos);
         }
     }
 
     fn neighbour(&self, pos: usize, dir: Dir) -> usize {
-        let size = self.config.size;
-        let (row, col) = (pos / size, pos % size);
-        match dir {
-            Dir::North => ((row + size - 1) % size) * size + col,
-            Dir::South => ((row + 1) % size) * size + col,
-            Dir::East => row * size + (col + 1) % size,
-            Dir::West => row * size + (col + size - 1) % size,
-        }
+        dir.step(pos, self.config.size)
     }
 
     /// Before the turn: every active seat's answer, read as upstream reads it,
@@ -122,7 +88,7 @@ impl Kore {
     ) -> Vec<Option<Order>> {
         let mut orders: Vec<Option<Order>> = vec![None; self.shipyards.len()];
         for seat in 0..self.players {
-            if self.status[seat] != Status::Active {
+            if !self.seats.is_active(seat) {
                 continue;
             }
             let Some(raw) = answers.get(seat).copied().flatten() else {
@@ -131,15 +97,24 @@ impl Kore {
             let Answer::Entries(entries) = read_answer(seat, raw, rejections) else {
                 continue;
             };
+            // The entries naming a uid, by uid: a dict's keys are distinct,
+            // and only one text names each uid.
+            let mut by_uid: Vec<(Uid, usize)> = entries
+                .iter()
+                .enumerate()
+                .filter_map(|(k, (key, _))| Some((Uid::parse(key.as_str()?)?, k)))
+                .collect();
+            by_uid.sort_unstable();
             let mut raised = None;
             let mut used = vec![false; entries.len()];
             for (i, s) in self.shipyards.iter().enumerate() {
                 if s.owner != seat {
                     continue;
                 }
-                let Some(k) = entries.iter().position(|(key, _)| s.uid.matches(key)) else {
+                let Ok(found) = by_uid.binary_search_by(|(uid, _)| uid.cmp(&s.uid)) else {
                     continue;
                 };
+                let k = by_uid[found].1;
                 used[k] = true;
                 match read_value(&entries[k].1) {
                     Reading::Nothing => {}
@@ -164,17 +139,17 @@ impl Kore {
                     }
                 }
             }
+            let mut refusals = Refusals::new(rejections, seat);
             for (k, (key, _)) in entries.iter().enumerate() {
                 if !used[k] {
-                    rejections.push(Rejection {
-                        seat,
-                        kind: kind::UNKNOWN_UID.into(),
-                        reason: format!("{key:?} is not one of your shipyards; ignored"),
+                    refusals.push(kind::UNKNOWN_UID, || {
+                        format!("{} is not one of your shipyards; ignored", key.describe())
                     });
                 }
             }
+            drop(refusals);
             if let Some(why) = raised {
-                self.status[seat] = Status::Error;
+                self.seats.disqualify(seat, Status::Error);
                 for (i, s) in self.shipyards.iter().enumerate() {
                     if s.owner == seat {
                         orders[i] = None;
@@ -251,17 +226,16 @@ impl Kore {
                     let mut plan = plan.clone();
                     plan.truncate(max_flight_plan_len(*n));
                     let dir = Dir::from_char(plan.as_bytes()[0]).unwrap_or(Dir::North);
-                    let uid = self.new_uid();
-                    self.fleets.push(Fleet {
+                    let uid = self.new_uids.next(self.step);
+                    self.fleets.push(Fleet::new(
                         uid,
-                        owner: seat,
+                        seat,
                         pos,
-                        kore: Num::Int(0),
-                        ships: *n as i64,
+                        Num::Int(0),
+                        *n as i64,
                         dir,
-                        plan,
-                        alive: true,
-                    });
+                        &plan,
+                    ));
                 }
             }
         }
@@ -295,7 +269,7 @@ impl Kore {
             let f = &self.fleets[i];
             if f.plan.starts_with('C')
                 && f.ships >= self.config.convert_cost
-                && self.shipyard_on(f.pos).is_none()
+                && !self.shipyard_at.is_taken(f.pos)
             {
                 let (pos, ships, kore) = (f.pos, f.ships, f.kore);
                 self.kore[seat] = self.kore[seat] + kore;
@@ -375,7 +349,7 @@ impl Kore {
     /// takes every loser's kore; on a tie for most ships all are destroyed and
     /// their kore goes to the shipyard's owner there, or onto the cell.
     pub(crate) fn resolve_fleet_collisions(&mut self) {
-        self.fleet_at.fill(0);
+        self.fleet_at.clear_all();
         // Cells in the order their first fleet comes.
         let mut groups: Vec<Vec<usize>> = Vec::new();
         let mut group_at: Vec<u32> = vec![0; self.cells.len()];
@@ -394,7 +368,7 @@ impl Kore {
         for group in groups {
             let pos = self.fleets[group[0]].pos;
             if group.len() == 1 {
-                self.fleet_at[pos] = group[0] as u32 + 1;
+                self.fleet_at.set(pos, group[0]);
                 continue;
             }
             let most = group
@@ -409,7 +383,7 @@ impl Kore {
                 .collect();
             if largest.len() == 1 {
                 let winner = largest[0];
-                self.fleet_at[pos] = winner as u32 + 1;
+                self.fleet_at.set(pos, winner);
                 let second = group
                     .iter()
                     .filter(|&&i| i != winner)
@@ -427,7 +401,7 @@ impl Kore {
                     w.kore = w.kore + kore;
                 }
             } else {
-                let shipyard_owner = self.shipyard_on(pos).map(|s| self.shipyards[s].owner);
+                let shipyard_owner = self.shipyard_at.get(pos).map(|s| self.shipyards[s].owner);
                 for &i in &group {
                     self.fleets[i].alive = false;
                     let kore = self.fleets[i].kore;
@@ -450,7 +424,7 @@ impl Kore {
             if !sy.alive {
                 continue;
             }
-            let Some(f) = self.fleet_on(sy.pos) else {
+            let Some(f) = self.fleet_at.get(sy.pos) else {
                 continue;
             };
             let fleet = &self.fleets[f];
@@ -461,7 +435,7 @@ impl Kore {
             if ships > sy.ships {
                 let surplus = ships - sy.ships;
                 self.shipyards[s].alive = false;
-                self.shipyard_at[pos] = 0;
+                self.shipyard_at.clear(pos);
                 self.add_shipyard(attacker, pos, surplus, 1);
                 self.kore[attacker] = self.kore[attacker] + kore;
             } else {
@@ -481,7 +455,7 @@ impl Kore {
             if !sy.alive {
                 continue;
             }
-            let Some(f) = self.fleet_on(sy.pos) else {
+            let Some(f) = self.fleet_at.get(sy.pos) else {
                 continue;
             };
             if self.fleets[f].owner != sy.owner {
@@ -508,7 +482,7 @@ impl Kore {
                 continue;
             }
             for dir in Dir::ALL {
-                let Some(v) = self.fleet_on(self.neighbour(fa.pos, dir)) else {
+                let Some(v) = self.fleet_at.get(self.neighbour(fa.pos, dir)) else {
                     continue;
                 };
                 if self.fleets[v].owner == fa.owner {
@@ -593,7 +567,7 @@ impl Kore {
         let factor = Num::Int(1) + self.config.regen_rate;
         let cap = Num::Int(self.config.max_regen_cell_kore);
         for (i, cell) in self.cells.iter_mut().enumerate() {
-            if self.fleet_at[i] != 0 || self.shipyard_at[i] != 0 {
+            if self.fleet_at.is_taken(i) || self.shipyard_at.is_taken(i) {
                 continue;
             }
             if *cell < cap {
@@ -617,42 +591,22 @@ impl Kore {
         for seat in 0..self.players {
             let has_shipyard = self.shipyards.iter().any(|s| s.owner == seat);
             let has_fleet = self.fleets.iter().any(|f| f.owner == seat);
-            if self.status[seat] == Status::Active && !has_shipyard && !has_fleet {
-                self.status[seat] = Status::Done;
-                self.reward[seat] = Some(Num::Int(
-                    i64::from(self.step) - i64::from(self.config.episode_steps) - 1,
-                ));
+            if self.seats.is_active(seat) && !has_shipyard && !has_fleet {
+                self.seats
+                    .knock_out(seat, self.step, self.config.episode_steps);
             }
-            if self.status[seat] == Status::Error {
+            if self.seats.status(seat) == Status::Error {
                 self.kore[seat] = Num::Int(0);
                 self.fleets.retain(|f| f.owner != seat);
                 self.shipyards.retain(|s| s.owner != seat);
             }
         }
         self.index_shipyards();
-        self.fleet_at.fill(0);
-        let active = self.status.iter().filter(|s| **s == Status::Active).count();
-        if self.players > 1 && active < 2 {
-            for s in &mut self.status {
-                if *s == Status::Active {
-                    *s = Status::Done;
-                }
-            }
-        }
-        for seat in 0..self.players {
-            match self.status[seat] {
-                Status::Active => self.reward[seat] = Some(self.kore[seat]),
-                Status::Error => self.reward[seat] = None,
-                Status::Done => {}
-            }
-        }
-        if self.step + 1 >= self.config.episode_steps {
-            for s in &mut self.status {
-                if *s == Status::Active {
-                    *s = Status::Done;
-                }
-            }
-        }
+        self.fleet_at.clear_all();
+        self.seats.end_if_fewer_than_two_active();
+        self.seats.update_rewards(&self.kore);
+        self.seats
+            .end_at_step_limit(self.step, self.config.episode_steps);
     }
 }
 

@@ -176,9 +176,7 @@ impl Num {
     /// Appends the number as Python's `json.dumps` writes it (`repr`).
     pub fn write_json(self, out: &mut String) {
         match self {
-            Num::Int(i) => {
-                let _ = write!(out, "{i}");
-            }
+            Num::Int(i) => out.push_str(itoa::Buffer::new().format(i)),
             Num::Float(f) => write_float_repr(f, out),
         }
     }
@@ -280,17 +278,23 @@ pub fn write_float_repr(x: f64, out: &mut String) {
     // 2^43: decimals with at most three decimals are more than an ulp apart
     // there, so the shortest digits that read back to x are those of n/1000.
     if let Some(n) = thousandths(x).filter(|&n| n < 1 << 43 && n as f64 / 1000.0 == x) {
-        let (whole, frac) = (n / 1000, n % 1000);
-        let _ = write!(out, "{whole}.");
-        if frac == 0 {
-            out.push('0');
-        } else if frac % 100 == 0 {
-            let _ = write!(out, "{}", frac / 100);
+        let (whole, frac) = (n / 1000, (n % 1000) as u16);
+        out.push_str(itoa::Buffer::new().format(whole));
+        out.push('.');
+        // The three decimals without trailing zeros, at least one digit.
+        let digits = [
+            b'0' + (frac / 100) as u8,
+            b'0' + (frac / 10 % 10) as u8,
+            b'0' + (frac % 10) as u8,
+        ];
+        let len = if frac % 100 == 0 {
+            1
         } else if frac % 10 == 0 {
-            let _ = write!(out, "{:02}", frac / 10);
+            2
         } else {
-            let _ = write!(out, "{frac:03}");
-        }
+            3
+        };
+        out.push_str(std::str::from_utf8(&digits[..len]).expect("ASCII digits"));
         return;
     }
     write_float_debug(x, out);

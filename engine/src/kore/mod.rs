@@ -29,6 +29,7 @@ pub use crate::kaggle::pynum::{round3, Num};
 pub use crate::kaggle::{Dir, Status, Uid, REMAINING_OVERAGE_TIME};
 pub use actions::{kind as rejection_kind, read_value, Order, Reading};
 pub use config::Config;
+pub use pystr::PyInt;
 
 use crate::kaggle::{populate_board, CellIndex, Generator, NewUids, Seats};
 use crate::{EngineError, Game, GameInfo, Outcome, Rejection, Seat};
@@ -117,6 +118,13 @@ impl Fleet {
             alive: true,
         }
     }
+
+    /// Whether the fleet is still in play. Fleets destroyed during a step
+    /// are only removed at its end, so a phase run alone leaves them here
+    /// with this false.
+    pub fn is_alive(&self) -> bool {
+        self.alive
+    }
 }
 
 /// A shipyard.
@@ -142,6 +150,11 @@ impl Shipyard {
             alive: true,
         }
     }
+
+    /// Whether the shipyard is still in play (see [`Fleet::is_alive`]).
+    pub fn is_alive(&self) -> bool {
+        self.alive
+    }
 }
 
 /// A game of Kore.
@@ -166,7 +179,8 @@ pub struct Kore {
     new_uids: NewUids,
     /// The live shipyard on each cell.
     shipyard_at: CellIndex,
-    /// The fleet on each cell, once collisions are resolved.
+    /// The live fleet on each cell, as of the last fleet collisions (phase
+    /// 5) or the end of the last step.
     fleet_at: CellIndex,
 }
 
@@ -249,7 +263,7 @@ impl Kore {
             config,
             config_text,
         };
-        game.index_shipyards();
+        game.index_cells();
         game
     }
 
@@ -272,22 +286,28 @@ impl Kore {
         &self.kore
     }
 
-    /// Every fleet, by owner, each owner's in upstream's order.
+    /// Every fleet, by owner, each owner's in upstream's order (within a
+    /// step, destroyed ones too: see [`Fleet::is_alive`]).
     pub fn fleets(&self) -> &[Fleet] {
         &self.fleets
     }
 
-    /// Every shipyard, by owner, each owner's in upstream's order.
+    /// Every shipyard, by owner, each owner's in upstream's order (within a
+    /// step, destroyed ones too).
     pub fn shipyards(&self) -> &[Shipyard] {
         &self.shipyards
     }
 
+    /// The fleet with this uid, if it is in play.
     pub fn fleet(&self, uid: &str) -> Option<&Fleet> {
-        self.fleets.iter().find(|f| f.uid.matches(uid))
+        self.fleets.iter().find(|f| f.alive && f.uid.matches(uid))
     }
 
+    /// The shipyard with this uid, if it is in play.
     pub fn shipyard(&self, uid: &str) -> Option<&Shipyard> {
-        self.shipyards.iter().find(|s| s.uid.matches(uid))
+        self.shipyards
+            .iter()
+            .find(|s| s.alive && s.uid.matches(uid))
     }
 
     pub fn status(&self) -> &[Status] {
@@ -298,11 +318,20 @@ impl Kore {
         self.seats.rewards()
     }
 
-    fn index_shipyards(&mut self) {
+    /// Which shipyard and which fleet stand on each cell. Between steps a
+    /// cell holds at most one fleet; during phases 1 to 4 fleets move and
+    /// merge, and phase 5 indexes them again.
+    fn index_cells(&mut self) {
         self.shipyard_at.clear_all();
         for (i, s) in self.shipyards.iter().enumerate() {
             if s.alive {
                 self.shipyard_at.set(s.pos, i);
+            }
+        }
+        self.fleet_at.clear_all();
+        for (i, f) in self.fleets.iter().enumerate() {
+            if f.alive {
+                self.fleet_at.set(f.pos, i);
             }
         }
     }
@@ -378,8 +407,8 @@ impl Game for Kore {
         self.new_uids.reset();
         for seat in 0..self.players {
             self.spawn_and_launch(seat, &orders, &mut rejections);
-            self.count_turns_controlled(seat);
             self.follow_flight_plans(seat);
+            self.move_fleets(seat);
             self.coalesce_allied_fleets(seat);
         }
         self.resolve_fleet_collisions();

@@ -20,6 +20,16 @@ impl PyInt {
     }
 }
 
+impl From<u64> for PyInt {
+    fn from(n: u64) -> Self {
+        PyInt {
+            negative: false,
+            magnitude: n,
+            float_overflows: false,
+        }
+    }
+}
+
 /// Python 3.11's `int(text)` in base 10: surrounding whitespace, a sign,
 /// ASCII or any Unicode decimal digits, at most 4300 digits. (`_` cannot
 /// occur: the caller split on it.) `None` where Python raises `ValueError`.

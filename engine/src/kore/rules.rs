@@ -1,8 +1,30 @@
 //! The turn, phase by phase, in upstream's order (`Board.next` in
-//! `helpers.py`, then the interpreter in `kore_fleets.py`). Phases 1–4 run
-//! player by player, as upstream runs them; the rest over the whole board.
+//! `helpers.py`, then the interpreter in `kore_fleets.py`), as
+//! `docs/games/kore.md` numbers it:
+//!
+//! 0. [read the answers](Kore::read_orders)
+//!
+//! then for each player in turn, as upstream runs them:
+//!
+//! 1. [spawning and launching](Kore::spawn_and_launch)
+//! 2. [flight plans and conversion](Kore::follow_flight_plans)
+//! 3. [moving](Kore::move_fleets)
+//! 4. [allied fleets coalesce](Kore::coalesce_allied_fleets)
+//!
+//! then over the whole board:
+//!
+//! 5. [fleet collisions](Kore::resolve_fleet_collisions)
+//! 6. [fleet–shipyard collisions](Kore::resolve_shipyard_collisions)
+//! 7. [deposits](Kore::deposit_at_own_shipyards)
+//! 8. [adjacent damage](Kore::damage_adjacent_fleets)
+//! 9. [mining](Kore::mine_kore)
+//! 10. [regeneration](Kore::regenerate_kore)
+//! 11. [the end of the step](Kore::end_turn)
+//!
 //! Float sums follow upstream's order: fleets and shipyards are visited
-//! player by player, each player's in the order they were made.
+//! player by player, each player's in the order they were made. Every phase
+//! is public but hidden from the docs, so that a test can run it alone on a
+//! hand-made position.
 
 use super::actions::{kind, read_answer, read_value, Answer, Order, Reading};
 use super::{Dir, Fleet, Kore, Shipyard, Status, Uid};
@@ -77,11 +99,13 @@ impl Kore {
         dir.step(pos, self.config.size)
     }
 
-    /// Before the turn: every active seat's answer, read as upstream reads it,
-    /// into one order per shipyard (indexed like `shipyards`). A seat whose
-    /// answer would raise in upstream's interpreter is marked ERROR and its
-    /// answer dropped, as upstream does for an agent that raised.
-    pub(crate) fn read_orders(
+    /// Phase 0, before the turn: every active seat's answer, read as
+    /// upstream reads it, into one order per shipyard (indexed like
+    /// [`Kore::shipyards`]). A seat whose answer would raise in upstream's
+    /// interpreter is marked ERROR and its answer dropped, as upstream does
+    /// for an agent that raised.
+    #[doc(hidden)]
+    pub fn read_orders(
         &mut self,
         answers: &[Option<&str>],
         rejections: &mut Vec<Rejection>,
@@ -170,79 +194,27 @@ impl Kore {
 
     /// Phase 1, for one seat: each of its shipyards, in order, spawns (if its
     /// kore and its spawn cap allow) or launches a fleet on the shipyard's
-    /// cell, the plan cut to the fleet's maximum length.
-    pub(crate) fn spawn_and_launch(
+    /// cell, the plan cut to the fleet's maximum length; then every
+    /// shipyard of the seat has been controlled one turn longer. `orders`
+    /// is indexed like [`Kore::shipyards`] (what [`Kore::read_orders`] gives).
+    #[doc(hidden)]
+    pub fn spawn_and_launch(
         &mut self,
         seat: Seat,
         orders: &[Option<Order>],
         rejections: &mut Vec<Rejection>,
     ) {
+        let mut refusals = Refusals::new(rejections, seat);
         for (i, order) in orders.iter().enumerate() {
             let Some(order) = order else { continue };
-            if self.shipyards[i].owner != seat {
+            if self.shipyards[i].owner != seat || !self.shipyards[i].alive {
                 continue;
             }
             match order {
-                Order::Spawn(n) => {
-                    if n.is_zero() {
-                        continue;
-                    }
-                    let cap = max_spawn(self.shipyards[i].turns_controlled);
-                    let cost = if n.magnitude <= cap {
-                        Some(self.config.spawn_cost * Num::Int(n.magnitude as i64))
-                    } else {
-                        None
-                    };
-                    match cost {
-                        Some(cost) if self.kore[seat] >= cost => {
-                            self.kore[seat] = self.kore[seat] - cost;
-                            self.shipyards[i].ships += n.magnitude as i64;
-                        }
-                        _ => rejections.push(Rejection {
-                            seat,
-                            kind: kind::SPAWN_REFUSED.into(),
-                            reason: format!(
-                                "{}: cannot spawn {} ships (spawn cap {cap}, kore {:?}); ignored",
-                                self.shipyards[i].uid, n.magnitude, self.kore[seat]
-                            ),
-                        }),
-                    }
-                }
-                Order::Launch(n, plan) => {
-                    let s = &self.shipyards[i];
-                    if s.ships < 0 || (s.ships as u64) < *n {
-                        rejections.push(Rejection {
-                            seat,
-                            kind: kind::LAUNCH_REFUSED.into(),
-                            reason: format!(
-                                "{}: cannot launch {n} ships from {}; ignored",
-                                s.uid, s.ships
-                            ),
-                        });
-                        continue;
-                    }
-                    let pos = s.pos;
-                    self.shipyards[i].ships -= *n as i64;
-                    let mut plan = plan.clone();
-                    plan.truncate(max_flight_plan_len(*n));
-                    let dir = Dir::from_char(plan.as_bytes()[0]).unwrap_or(Dir::North);
-                    let uid = self.new_uids.next(self.step);
-                    self.fleets.push(Fleet::new(
-                        uid,
-                        seat,
-                        pos,
-                        Num::Int(0),
-                        *n as i64,
-                        dir,
-                        &plan,
-                    ));
-                }
+                Order::Spawn(n) => self.spawn(i, n.magnitude, &mut refusals),
+                Order::Launch(n, plan) => self.launch(i, *n, plan, &mut refusals),
             }
         }
-    }
-
-    /// Still phase 1: every shipyard of the seat has been controlled one turn longer.
-    pub(crate) fn count_turns_controlled(&mut self, seat: Seat) {
         for s in &mut self.shipyards {
             if s.owner == seat && s.alive {
                 s.turns_controlled += 1;
@@ -250,12 +222,62 @@ impl Kore {
         }
     }
 
-    /// Phases 2 and 3, for one seat's fleets (those launched this turn too):
-    /// drop leading zeros; a `C` with enough ships off a shipyard converts
-    /// the fleet (its kore to the player, the cell's kore destroyed);
-    /// otherwise skip `C`s, turn on a letter or count a number down, and
-    /// move one cell.
-    pub(crate) fn follow_flight_plans(&mut self, seat: Seat) {
+    /// `SPAWN_n` at shipyard `i`: `n` ships for `spawnCost` each, if the
+    /// player has the kore and `n` is within the spawn cap.
+    fn spawn(&mut self, i: usize, n: u64, refusals: &mut Refusals<'_>) {
+        if n == 0 {
+            return;
+        }
+        let seat = self.shipyards[i].owner;
+        let cap = max_spawn(self.shipyards[i].turns_controlled);
+        let cost = (n <= cap).then(|| self.config.spawn_cost * Num::Int(n as i64));
+        match cost {
+            Some(cost) if self.kore[seat] >= cost => {
+                self.kore[seat] = self.kore[seat] - cost;
+                self.shipyards[i].ships += n as i64;
+            }
+            _ => {
+                let (uid, kore) = (self.shipyards[i].uid, self.kore[seat]);
+                refusals.push(kind::SPAWN_REFUSED, || {
+                    format!(
+                        "{uid}: cannot spawn {n} ships (spawn cap {cap}, kore {kore:?}); ignored"
+                    )
+                })
+            }
+        }
+    }
+
+    /// `LAUNCH_n_PLAN` at shipyard `i`: a fleet of `n` ships on its cell,
+    /// flying the plan cut to what `n` ships may fly.
+    fn launch(&mut self, i: usize, n: u64, plan: &str, refusals: &mut Refusals<'_>) {
+        let s = &self.shipyards[i];
+        if s.ships < 0 || (s.ships as u64) < n {
+            let (uid, ships) = (s.uid, s.ships);
+            refusals.push(kind::LAUNCH_REFUSED, || {
+                format!("{uid}: cannot launch {n} ships from {ships}; ignored")
+            });
+            return;
+        }
+        let (seat, pos) = (s.owner, s.pos);
+        self.shipyards[i].ships -= n as i64;
+        let plan = &plan[..plan.len().min(max_flight_plan_len(n))];
+        let dir = plan
+            .bytes()
+            .next()
+            .and_then(Dir::from_char)
+            .unwrap_or(Dir::North);
+        let uid = self.new_uids.next(self.step);
+        self.fleets
+            .push(Fleet::new(uid, seat, pos, Num::Int(0), n as i64, dir, plan));
+    }
+
+    /// Phase 2, for one seat's fleets (those launched this turn too): drop
+    /// leading zeros; a plan starting with `C` on a fleet of at least
+    /// `convertCost` ships, on a cell without a shipyard, converts the fleet
+    /// (its kore to the player, the cell's kore destroyed); otherwise skip
+    /// `C`s, then turn on a letter or count a number down by one.
+    #[doc(hidden)]
+    pub fn follow_flight_plans(&mut self, seat: Seat) {
         for i in 0..self.fleets.len() {
             if self.fleets[i].owner != seat || !self.fleets[i].alive {
                 continue;
@@ -297,15 +319,26 @@ impl Kore {
                     };
                 }
             }
-            let (pos, dir) = (self.fleets[i].pos, self.fleets[i].dir);
-            self.fleets[i].pos = self.neighbour(pos, dir);
+        }
+    }
+
+    /// Phase 3, for one seat: each of its fleets moves one cell in its
+    /// direction.
+    #[doc(hidden)]
+    pub fn move_fleets(&mut self, seat: Seat) {
+        let size = self.config.size;
+        for f in &mut self.fleets {
+            if f.owner == seat && f.alive {
+                f.pos = f.dir.step(f.pos, size);
+            }
         }
     }
 
     /// Phase 4, for one seat: its fleets on one cell merge into the largest
     /// (most ships, then most kore, then the lower direction index), which
     /// takes their ships and kore and keeps its plan.
-    pub(crate) fn coalesce_allied_fleets(&mut self, seat: Seat) {
+    #[doc(hidden)]
+    pub fn coalesce_allied_fleets(&mut self, seat: Seat) {
         let mut groups: Vec<Vec<usize>> = Vec::new();
         let mut group_of: Vec<(usize, usize)> = Vec::new(); // (cell, group)
         for i in 0..self.fleets.len() {
@@ -348,7 +381,8 @@ impl Kore {
     /// most ships survives, losing as many ships as the next largest had, and
     /// takes every loser's kore; on a tie for most ships all are destroyed and
     /// their kore goes to the shipyard's owner there, or onto the cell.
-    pub(crate) fn resolve_fleet_collisions(&mut self) {
+    #[doc(hidden)]
+    pub fn resolve_fleet_collisions(&mut self) {
         self.fleet_at.clear_all();
         // Cells in the order their first fleet comes.
         let mut groups: Vec<Vec<usize>> = Vec::new();
@@ -418,7 +452,8 @@ impl Kore {
     /// shipyard (a new one, its surplus ships aboard, one turn controlled) and
     /// its player takes the fleet's kore; otherwise the shipyard loses as many
     /// ships and its owner takes the kore.
-    pub(crate) fn resolve_shipyard_collisions(&mut self) {
+    #[doc(hidden)]
+    pub fn resolve_shipyard_collisions(&mut self) {
         for s in 0..self.shipyards.len() {
             let sy = &self.shipyards[s];
             if !sy.alive {
@@ -449,7 +484,8 @@ impl Kore {
 
     /// Phase 7: a fleet on its own player's shipyard docks: ships to the
     /// shipyard, kore to the player.
-    pub(crate) fn deposit_at_own_shipyards(&mut self) {
+    #[doc(hidden)]
+    pub fn deposit_at_own_shipyards(&mut self) {
         for s in 0..self.shipyards.len() {
             let sy = &self.shipyards[s];
             if !sy.alive {
@@ -473,7 +509,8 @@ impl Kore {
     /// fleet taking at least its ship count is destroyed: half its kore
     /// drops on its cell, half goes to its attackers in proportion to their
     /// damage, or onto the cell for attackers that did not survive.
-    pub(crate) fn damage_adjacent_fleets(&mut self) {
+    #[doc(hidden)]
+    pub fn damage_adjacent_fleets(&mut self) {
         // victim -> [(attacker, damage)], both in first-insertion order.
         let mut incoming: Vec<(usize, Vec<(usize, i64)>)> = Vec::new();
         for a in 0..self.fleets.len() {
@@ -547,7 +584,8 @@ impl Kore {
     }
 
     /// Phase 9: every fleet mines round(cell kore × min(ln ships / 20, 0.99), 3).
-    pub(crate) fn mine_kore(&mut self) {
+    #[doc(hidden)]
+    pub fn mine_kore(&mut self) {
         for f in &mut self.fleets {
             if !f.alive {
                 continue;
@@ -563,7 +601,8 @@ impl Kore {
 
     /// Phase 10: every cell with neither fleet nor shipyard and less than
     /// `maxRegenCellKore` grows to round(kore × (1 + regenRate), 3).
-    pub(crate) fn regenerate_kore(&mut self) {
+    #[doc(hidden)]
+    pub fn regenerate_kore(&mut self) {
         let factor = Num::Int(1) + self.config.regen_rate;
         let cap = Num::Int(self.config.max_regen_cell_kore);
         for (i, cell) in self.cells.iter_mut().enumerate() {
@@ -581,7 +620,8 @@ impl Kore {
     /// fewer than two seats playing the game ends (the survivor's reward is
     /// left as it was); rewards are the kore held; at the last step everyone
     /// still playing is done.
-    pub(crate) fn end_turn(&mut self) {
+    #[doc(hidden)]
+    pub fn end_turn(&mut self) {
         self.step += 1;
         self.fleets.retain(|f| f.alive);
         self.shipyards.retain(|s| s.alive);
@@ -601,8 +641,7 @@ impl Kore {
                 self.shipyards.retain(|s| s.owner != seat);
             }
         }
-        self.index_shipyards();
-        self.fleet_at.clear_all();
+        self.index_cells();
         self.seats.end_if_fewer_than_two_active();
         self.seats.update_rewards(&self.kore);
         self.seats

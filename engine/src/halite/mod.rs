@@ -3,7 +3,8 @@
 //! turn (one `env.step`) is
 //!
 //! 1. bind actions;
-//! 2. per seat, in seat order: spawns, converts, moves;
+//! 2. per seat, in seat order: spawns, converts, moves, the converts'
+//!    surplus banked;
 //! 3. ship–ship collisions;
 //! 4. ship–shipyard collisions;
 //! 5. deposits;
@@ -12,8 +13,8 @@
 //! 8. the turn counter;
 //! 9. eliminations;
 //! 10. the last-fleet check;
-//!
-//! then the reference's reward update and its turn limit.
+//! 11. the reference's reward update;
+//! 12. its turn limit.
 //!
 //! Submodules: [`actions`] (answers), `rules` (the phases), `observation`
 //! (what a seat sees). What Halite shares with Kore (Python's numbers, JSON
@@ -152,8 +153,9 @@ pub struct Ship {
     pub pos: usize,
     /// Cargo.
     pub halite: Num,
-    /// The action bound this turn (never `Spawn`).
-    pub(crate) action: Option<Action>,
+    /// The action bound this turn (phase 1; never `Spawn`), cleared when
+    /// it has been carried out (phase 6).
+    pub action: Option<Action>,
     pub(crate) alive: bool,
 }
 
@@ -168,6 +170,13 @@ impl Ship {
             alive: true,
         }
     }
+
+    /// Whether the ship is in play. Ships destroyed during a step are only
+    /// removed at its end (phase 8), so a phase run alone leaves them with
+    /// this false.
+    pub fn is_alive(&self) -> bool {
+        self.alive
+    }
 }
 
 /// A shipyard.
@@ -176,7 +185,8 @@ pub struct Shipyard {
     pub uid: Uid,
     pub owner: Seat,
     pub pos: usize,
-    pub(crate) spawn: bool,
+    /// Told to `SPAWN` this turn (phase 1), until it has (phase 2.1).
+    pub spawn: bool,
     pub(crate) alive: bool,
 }
 
@@ -189,6 +199,11 @@ impl Shipyard {
             spawn: false,
             alive: true,
         }
+    }
+
+    /// Whether the shipyard is in play (see [`Ship::is_alive`]).
+    pub fn is_alive(&self) -> bool {
+        self.alive
     }
 }
 
@@ -222,7 +237,8 @@ pub struct Halite {
     /// Per seat: the step it was declared invalid.
     invalid_at: Vec<Option<u32>>,
     ended: Option<(EndReason, u32)>,
-    /// The ship on each cell after collisions (scratch of `step`).
+    /// The live ship on each cell, as of the last ship collisions (phase 3)
+    /// or the end of the last step.
     occupant: CellIndex,
     /// The live shipyard on each cell.
     yard_at: CellIndex,
@@ -324,7 +340,7 @@ impl Halite {
         let mut config_json = String::new();
         config.write_json(&mut config_json);
         let banks = vec![Num::Int(STARTING_BANK); players];
-        Ok(Halite {
+        let mut game = Halite {
             config_json,
             players,
             step: 0,
@@ -340,7 +356,9 @@ impl Halite {
             yard_at: CellIndex::new(size * size),
             new_uids: NewUids::default(),
             config,
-        })
+        };
+        game.index_cells();
+        Ok(game)
     }
 
     /// A game on a hand-made board, for tests and tools: `halite` per cell,
@@ -373,7 +391,26 @@ impl Halite {
         g.shipyards = shipyards;
         g.seats = Seats::new(&banks);
         g.banks = banks;
+        g.index_cells();
         Ok(g)
+    }
+
+    /// Which ship and which shipyard stand on each cell. Between steps a
+    /// cell holds at most one ship; during phase 2 ships move, convert and
+    /// spawn, and phase 3 indexes them again.
+    fn index_cells(&mut self) {
+        self.yard_at.clear_all();
+        for (i, y) in self.shipyards.iter().enumerate() {
+            if y.alive {
+                self.yard_at.set(y.pos, i);
+            }
+        }
+        self.occupant.clear_all();
+        for (i, s) in self.ships.iter().enumerate() {
+            if s.alive {
+                self.occupant.set(s.pos, i);
+            }
+        }
     }
 
     pub fn config(&self) -> &Config {
@@ -475,9 +512,13 @@ impl Game for Halite {
             return Vec::new();
         }
         let mut rejections = Vec::new();
+        self.new_uids.reset();
         self.bind_actions(answers, &mut rejections);
         for seat in 0..self.players {
-            self.process_seat_actions(seat, &mut rejections);
+            self.spawn_ships(seat, &mut rejections);
+            let surplus = self.convert_ships(seat, &mut rejections);
+            self.move_ships(seat);
+            self.bank_convert_surplus(seat, surplus);
         }
         self.ship_collisions();
         self.ship_shipyard_collisions();

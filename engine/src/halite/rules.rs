@@ -4,7 +4,11 @@
 //! `core.py`):
 //!
 //! 1. [bind actions](Halite::bind_actions)
-//! 2. [per seat: spawns, converts, moves](Halite::process_seat_actions)
+//! 2. per seat, in seat order:
+//!    1. [spawns](Halite::spawn_ships)
+//!    2. [converts](Halite::convert_ships)
+//!    3. [moves](Halite::move_ships)
+//!    4. [the converts' surplus banked](Halite::bank_convert_surplus)
 //! 3. [ship–ship collisions](Halite::ship_collisions)
 //! 4. [ship–shipyard collisions](Halite::ship_shipyard_collisions)
 //! 5. [deposits](Halite::deposit)
@@ -13,8 +17,11 @@
 //! 8. [the turn counter](Halite::advance_turn)
 //! 9. [eliminations](Halite::eliminate)
 //! 10. [the last-fleet check](Halite::last_fleet_check)
+//! 11. [rewards](Halite::update_rewards)
+//! 12. [the turn limit](Halite::turn_limit)
 //!
-//! then [rewards](Halite::update_rewards) and [the turn limit](Halite::turn_limit).
+//! Every phase is public but hidden from the docs, so that a test can run
+//! it alone on a hand-made board.
 
 use super::actions::{parse_answer, Action, Answer};
 use super::{EndReason, Halite, Num, Ship, Shipyard, Status, Uid};
@@ -48,15 +55,6 @@ fn is_move(action: Option<Action>) -> bool {
 }
 
 impl Halite {
-    /// The cell one step from `pos` in `action`'s direction, wrapping:
-    /// NORTH is one row up (`index - size`), EAST one column right.
-    pub(crate) fn neighbour(&self, pos: usize, action: Action) -> usize {
-        match action.direction() {
-            Some(dir) => dir.step(pos, self.config.size),
-            None => pos,
-        }
-    }
-
     /// Phase 1: the board as the reference rebuilds it from the observation
     /// (every shipyard's cell holds int 0), and each seat's answer bound to
     /// its assets. An active seat without an answer, with an answer that is
@@ -65,12 +63,10 @@ impl Halite {
     /// out after this step. A key naming none of the
     /// seat's assets, `SPAWN` for a ship and a ship's action for a shipyard
     /// are ignored. Seats that are not active are not asked.
-    pub(crate) fn bind_actions(&mut self, answers: &[Option<&str>], out: &mut Vec<Rejection>) {
-        self.new_uids.reset();
-        self.yard_at.clear_all();
-        for (i, y) in self.shipyards.iter_mut().enumerate() {
+    #[doc(hidden)]
+    pub fn bind_actions(&mut self, answers: &[Option<&str>], out: &mut Vec<Rejection>) {
+        for y in &mut self.shipyards {
             y.spawn = false;
-            self.yard_at.set(y.pos, i);
             self.halite[y.pos] = Num::Int(0);
         }
         for s in &mut self.ships {
@@ -165,18 +161,12 @@ impl Halite {
         }
     }
 
-    /// Phase 2, for one seat: its spawns (shipyards in order; each needs
-    /// `spawnCost` in the bank), then its ships in order: `CONVERT` (not on a
-    /// shipyard, and cargo + bank ≥ `convertCost`; a shortfall is taken from
-    /// the bank at once, a surplus is banked only after all of the seat's
-    /// converts) or a move of one cell, wrapping. New assets get this step's
-    /// next uid.
-    pub(crate) fn process_seat_actions(&mut self, seat: Seat, out: &mut Vec<Rejection>) {
+    /// Phase 2.1, for one seat: its shipyards, in order, spawn a ship with
+    /// no cargo where told to and `spawnCost` is in the bank, which pays it.
+    #[doc(hidden)]
+    pub fn spawn_ships(&mut self, seat: Seat, out: &mut Vec<Rejection>) {
         let spawn_cost = Num::Int(self.config.spawn_cost);
-        let convert_cost = Num::Int(self.config.convert_cost);
-        let keep_after_move = Num::Int(1) - self.config.move_cost;
         let mut refusals = Refusals::new(out, seat);
-
         for i in 0..self.shipyards.len() {
             let y = &self.shipyards[i];
             if y.owner != seat || !y.spawn {
@@ -199,57 +189,82 @@ impl Halite {
                 });
             }
         }
+    }
 
-        let mut leftover = Num::Int(0);
+    /// Phase 2.2, for one seat: its ships told to `CONVERT`, in order,
+    /// become shipyards where the cell has none and cargo + bank ≥
+    /// `convertCost`; the cell's halite becomes the int 0. A shortfall is
+    /// taken from the bank at once; the surplus over the cost is returned,
+    /// to be banked after the seat's moves (phase 2.4), so that one convert
+    /// cannot fund the next.
+    #[doc(hidden)]
+    pub fn convert_ships(&mut self, seat: Seat, out: &mut Vec<Rejection>) -> Num {
+        let convert_cost = Num::Int(self.config.convert_cost);
+        let mut refusals = Refusals::new(out, seat);
+        let mut surplus = Num::Int(0);
         for i in 0..self.ships.len() {
             let s = &self.ships[i];
-            if s.owner != seat || !s.alive {
+            if s.owner != seat || !s.alive || s.action != Some(Action::Convert) {
                 continue;
             }
             let (uid, pos, cargo) = (s.uid, s.pos, s.halite);
-            match s.action {
-                Some(Action::Convert) => {
-                    let on_yard = self.yard_at.is_taken(pos);
-                    if !on_yard && cargo + self.banks[seat] >= convert_cost {
-                        let delta = cargo - convert_cost;
-                        leftover = leftover + Num::py_max(delta, Num::Int(0));
-                        self.banks[seat] = self.banks[seat] + Num::py_min(delta, Num::Int(0));
-                        let new = self.new_uids.next(self.step);
-                        self.yard_at.set(pos, self.shipyards.len());
-                        self.shipyards.push(Shipyard::new(new, seat, pos));
-                        self.halite[pos] = Num::Int(0);
-                        self.ships[i].alive = false;
+            let on_yard = self.yard_at.is_taken(pos);
+            if !on_yard && cargo + self.banks[seat] >= convert_cost {
+                let delta = cargo - convert_cost;
+                surplus = surplus + Num::py_max(delta, Num::Int(0));
+                self.banks[seat] = self.banks[seat] + Num::py_min(delta, Num::Int(0));
+                let new = self.new_uids.next(self.step);
+                self.yard_at.set(pos, self.shipyards.len());
+                self.shipyards.push(Shipyard::new(new, seat, pos));
+                self.halite[pos] = Num::Int(0);
+                self.ships[i].alive = false;
+            } else {
+                refusals.push(kind::CONVERT_REFUSED, || {
+                    if on_yard {
+                        format!("{uid} cannot convert on a shipyard; it stays")
                     } else {
-                        refusals.push(kind::CONVERT_REFUSED, || {
-                            if on_yard {
-                                format!("{uid} cannot convert on a shipyard; it stays")
-                            } else {
-                                format!(
-                                    "{uid} cannot convert: its cargo and the bank hold less \
-                                     than the {} a shipyard costs; it stays",
-                                    convert_cost.to_f64()
-                                )
-                            }
-                        });
+                        format!(
+                            "{uid} cannot convert: its cargo and the bank hold less than \
+                             the {} a shipyard costs; it stays",
+                            convert_cost.to_f64()
+                        )
                     }
-                }
-                Some(a) if is_move(Some(a)) => {
-                    let to = self.neighbour(pos, a);
-                    let s = &mut self.ships[i];
-                    s.pos = to;
-                    s.halite = s.halite * keep_after_move;
-                }
-                _ => {}
+                });
             }
         }
-        self.banks[seat] = self.banks[seat] + leftover;
+        surplus
+    }
+
+    /// Phase 2.3, for one seat: its ships told to move go one cell, wrapping;
+    /// their cargo is multiplied by `1 - moveCost`.
+    #[doc(hidden)]
+    pub fn move_ships(&mut self, seat: Seat) {
+        let keep_after_move = Num::Int(1) - self.config.move_cost;
+        let size = self.config.size;
+        for s in &mut self.ships {
+            if s.owner != seat || !s.alive {
+                continue;
+            }
+            if let Some(dir) = s.action.and_then(Action::direction) {
+                s.pos = dir.step(s.pos, size);
+                s.halite = s.halite * keep_after_move;
+            }
+        }
+    }
+
+    /// Phase 2.4, for one seat: the surplus of its converts (phase 2.2) is
+    /// banked.
+    #[doc(hidden)]
+    pub fn bank_convert_surplus(&mut self, seat: Seat, surplus: Num) {
+        self.banks[seat] = self.banks[seat] + surplus;
     }
 
     /// Phase 3: on every cell holding more than one ship, the ship with
     /// strictly the least cargo survives and takes the cargo of the others
     /// (in board order); a tie for the least destroys them all. Owners do
     /// not matter.
-    pub(crate) fn ship_collisions(&mut self) {
+    #[doc(hidden)]
+    pub fn ship_collisions(&mut self) {
         self.occupant.clear_all();
         let mut crowded: Vec<usize> = Vec::new();
         for (i, s) in self.ships.iter().enumerate() {
@@ -300,7 +315,8 @@ impl Halite {
     }
 
     /// Phase 4: a ship on another seat's shipyard destroys it and itself.
-    pub(crate) fn ship_shipyard_collisions(&mut self) {
+    #[doc(hidden)]
+    pub fn ship_shipyard_collisions(&mut self) {
         for y in &mut self.shipyards {
             let Some(ship) = self.occupant.get(y.pos) else {
                 continue;
@@ -315,7 +331,8 @@ impl Halite {
     }
 
     /// Phase 5: a ship on its own seat's shipyard banks its cargo.
-    pub(crate) fn deposit(&mut self) {
+    #[doc(hidden)]
+    pub fn deposit(&mut self) {
         for y in &self.shipyards {
             let Some(ship) = self.occupant.get(y.pos) else {
                 continue;
@@ -333,7 +350,8 @@ impl Halite {
     /// Phase 6: every ship that did not move and is not on a shipyard takes
     /// `int(cell * collectRate)` from its cell, if that is positive. Cargo
     /// has no cap. A refused `CONVERT` counts as not moving.
-    pub(crate) fn mine(&mut self) {
+    #[doc(hidden)]
+    pub fn mine(&mut self) {
         let rate = self.config.collect_rate;
         for s in &mut self.ships {
             if !s.alive {
@@ -351,7 +369,8 @@ impl Halite {
 
     /// Phase 7: every cell without a ship becomes
     /// `min(round(halite * (1 + regenRate), 3), maxCellHalite)`.
-    pub(crate) fn regenerate(&mut self) {
+    #[doc(hidden)]
+    pub fn regenerate(&mut self) {
         let factor = Num::Int(1) + self.config.regen_rate;
         let cap = Num::Int(self.config.max_cell_halite);
         for (cell, h) in self.halite.iter_mut().enumerate() {
@@ -363,18 +382,21 @@ impl Halite {
 
     /// Phase 8: the step counter, and the board as the next observation
     /// lists it: seat by seat, each seat's assets in the order it got them.
-    pub(crate) fn advance_turn(&mut self) {
+    #[doc(hidden)]
+    pub fn advance_turn(&mut self) {
         self.step += 1;
         self.ships.retain(|s| s.alive);
         self.ships.sort_by_key(|s| s.owner);
         self.shipyards.retain(|y| y.alive);
         self.shipyards.sort_by_key(|y| y.owner);
+        self.index_cells();
     }
 
     /// Phase 9: an active seat with no ship, and no shipyard or less than
     /// `spawnCost` banked, is done; its reward freezes at
     /// `step - episodeSteps - 1`. An invalid seat's assets and bank vanish.
-    pub(crate) fn eliminate(&mut self) {
+    #[doc(hidden)]
+    pub fn eliminate(&mut self) {
         let spawn_cost = Num::Int(self.config.spawn_cost);
         for seat in 0..self.players {
             if self.seats.is_active(seat)
@@ -393,25 +415,29 @@ impl Halite {
                 self.banks[seat] = Num::Int(0);
             }
         }
+        self.index_cells();
     }
 
     /// Phase 10: with fewer than two active seats the game is over; the
     /// active one is done with its reward of the previous step.
-    pub(crate) fn last_fleet_check(&mut self) {
+    #[doc(hidden)]
+    pub fn last_fleet_check(&mut self) {
         if self.seats.end_if_fewer_than_two_active() {
             self.ended = Some((EndReason::LastFleet, self.step));
         }
     }
 
-    /// The reference's reward update: an active seat's reward is its bank,
-    /// an invalid seat's is `null`, a done seat's stays.
-    pub(crate) fn update_rewards(&mut self) {
+    /// Phase 11, the reference's reward update: an active seat's reward is
+    /// its bank, an invalid seat's is `null`, a done seat's stays.
+    #[doc(hidden)]
+    pub fn update_rewards(&mut self) {
         self.seats.update_rewards(&self.banks);
     }
 
-    /// The reference's turn limit: after step `episodeSteps - 1` every
-    /// active seat is done.
-    pub(crate) fn turn_limit(&mut self) {
+    /// Phase 12, the reference's turn limit: after step `episodeSteps - 1`
+    /// every active seat is done.
+    #[doc(hidden)]
+    pub fn turn_limit(&mut self) {
         if self
             .seats
             .end_at_step_limit(self.step, self.config.episode_steps)

@@ -4,55 +4,56 @@
 //! [`crate::kaggle::write_observation`].
 
 use super::Halite;
+use crate::kaggle::AsciiWriter;
 
 impl Halite {
     /// `"halite":[...],"players":[[bank,{yard uid: cell},{ship uid:
     /// [cell, cargo]}], ...]`, the same for every seat.
     pub(super) fn write_board(&self, out: &mut String) {
-        let mut digits = itoa::Buffer::new();
-        out.push_str("\"halite\":[");
+        let mut w = AsciiWriter::new(out);
+        w.text("\"halite\":[");
         for (i, h) in self.halite.iter().enumerate() {
             if i > 0 {
-                out.push(',');
+                w.byte(b',');
             }
-            h.write_json(out);
+            w.num(*h);
         }
-        out.push_str("],\"players\":[");
+        w.text("],\"players\":[");
         for seat in 0..self.players {
             if seat > 0 {
-                out.push(',');
+                w.byte(b',');
             }
-            out.push('[');
-            self.banks[seat].write_json(out);
-            out.push_str(",{");
+            w.byte(b'[');
+            w.num(self.banks[seat]);
+            w.text(",{");
             let mut first = true;
             for y in self.shipyards.iter().filter(|y| y.owner == seat) {
                 if !first {
-                    out.push(',');
+                    w.byte(b',');
                 }
                 first = false;
-                out.push('"');
-                y.uid.write(out);
-                out.push_str("\":");
-                out.push_str(digits.format(y.pos));
+                w.byte(b'"');
+                y.uid.write(&mut w);
+                w.text("\":");
+                w.uint(y.pos as u64);
             }
-            out.push_str("},{");
+            w.text("},{");
             first = true;
             for s in self.ships.iter().filter(|s| s.owner == seat) {
                 if !first {
-                    out.push(',');
+                    w.byte(b',');
                 }
                 first = false;
-                out.push('"');
-                s.uid.write(out);
-                out.push_str("\":[");
-                out.push_str(digits.format(s.pos));
-                out.push(',');
-                s.halite.write_json(out);
-                out.push(']');
+                w.byte(b'"');
+                s.uid.write(&mut w);
+                w.text("\":[");
+                w.uint(s.pos as u64);
+                w.byte(b',');
+                w.num(s.halite);
+                w.byte(b']');
             }
-            out.push_str("}]");
+            w.text("}]");
         }
-        out.push(']');
+        w.byte(b']');
     }
 }

@@ -21,7 +21,7 @@ use std::fmt;
 use serde_json::Value;
 
 pub use board::{populate_board, Generator};
-pub use pynum::Num;
+pub use pynum::{AsciiWriter, Num};
 pub use seats::{Seats, Status};
 
 use crate::{EngineError, Rejection, Seat};
@@ -60,12 +60,11 @@ impl Uid {
         Uid::parse(key) == Some(*self)
     }
 
-    /// Appends the uid's text.
-    pub fn write(self, out: &mut String) {
-        let mut digits = itoa::Buffer::new();
-        out.push_str(digits.format(self.step));
-        out.push('-');
-        out.push_str(digits.format(self.n));
+    /// Writes the uid's text.
+    pub fn write(self, w: &mut AsciiWriter<'_>) {
+        w.uint(u64::from(self.step));
+        w.byte(b'-');
+        w.uint(u64::from(self.n));
     }
 }
 
@@ -375,7 +374,7 @@ mod tests {
             assert_eq!(Uid::parse(bad), None, "{bad}");
         }
         let mut s = String::new();
-        Uid { step: 40, n: 7 }.write(&mut s);
+        Uid { step: 40, n: 7 }.write(&mut AsciiWriter::new(&mut s));
         assert_eq!(s, "40-7");
         assert!(Uid { step: 40, n: 7 }.matches("40-7"));
     }

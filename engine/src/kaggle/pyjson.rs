@@ -501,10 +501,22 @@ impl<'a> Reader<'a> {
 }
 
 /// Entries in the order given, as a dict keeps them: a repeated key keeps
-/// its first place and takes its last value. Sorting, not pairwise
-/// comparison, so a hostile answer with many keys costs n log n.
+/// its first place and takes its last value. Past a few keys by sorting,
+/// not pairwise comparison, so a hostile answer with many keys costs
+/// n log n.
 fn python_dict<'a>(mut entries: Vec<(PyStr<'a>, PyValue<'a>)>) -> Vec<(PyStr<'a>, PyValue<'a>)> {
-    if entries.len() < 2 {
+    // A few keys, as answers have: pairwise, without allocating.
+    if entries.len() <= 16 {
+        let mut i = 1;
+        while i < entries.len() {
+            match entries[..i].iter().position(|e| e.0 == entries[i].0) {
+                Some(first) => {
+                    let (_, value) = entries.remove(i);
+                    entries[first].1 = value;
+                }
+                None => i += 1,
+            }
+        }
         return entries;
     }
     let mut order: Vec<usize> = (0..entries.len()).collect();

@@ -2,8 +2,6 @@
 //! `{shipyard uid: "SPAWN_n" | "LAUNCH_n_PLAN"}`, read value by value as
 //! upstream's `ShipyardAction.from_str` reads it, including where it raises.
 
-use std::borrow::Cow;
-
 use super::pystr::{py_int, upper_plan, PyInt};
 use crate::kaggle::pyjson::{self, PyStr, PyValue};
 use crate::kaggle::shorten;
@@ -60,66 +58,72 @@ pub fn read_value(value: &PyValue<'_>) -> Reading {
     };
     // A lone surrogate fails every check a U+FFFD fails: it is neither a
     // digit, a space, `_` nor a plan letter.
-    let raw: Cow<'_, str> = raw.to_lossy();
-    let raw = raw.as_ref();
-    if raw.starts_with("SPAWN") {
-        let parts: Vec<&str> = raw.split('_').collect();
-        if parts.len() != 2 {
-            return Reading::Raises(format!(
-                "{} splits into {} parts at `_`, not 2 (upstream: ValueError)",
-                shorten(&format!("{raw:?}")),
-                parts.len()
-            ));
-        }
-        let Some(n) = ship_count(parts[1]) else {
-            return Reading::Raises(format!(
-                "{} is not an int (upstream raises)",
-                shorten(&format!("{:?}", parts[1]))
-            ));
-        };
-        if n.negative {
-            return Reading::Raises("a negative number of ships (upstream: AssertionError)".into());
-        }
-        return Reading::Order(Order::Spawn(n));
+    match read_order(&raw.to_lossy()) {
+        Ok(Some(order)) => Reading::Order(order),
+        Ok(None) => Reading::Nothing,
+        Err(why) => Reading::Raises(why),
     }
-    if raw.starts_with("LAUNCH") {
-        let parts: Vec<&str> = raw.split('_').collect();
-        if parts.len() != 3 {
-            return Reading::Raises(format!(
-                "{} splits into {} parts at `_`, not 3 (upstream: ValueError)",
-                shorten(&format!("{raw:?}")),
-                parts.len()
-            ));
-        }
-        let Some(n) = ship_count(parts[1]) else {
-            return Reading::Raises(format!(
-                "{} is not an int (upstream raises)",
-                shorten(&format!("{:?}", parts[1]))
-            ));
-        };
-        if n.negative || n.is_zero() {
-            return Reading::Raises(
-                "a launch needs at least 1 ship (upstream: AssertionError)".into(),
-            );
-        }
-        let plan = match upper_plan(parts[2]) {
-            Some(p) if p.starts_with(['N', 'E', 'S', 'W']) => p,
-            _ => {
-                return Reading::Raises(format!(
-                    "flight plan {} must start with one of NESW and hold only NESWC0-9 \
-                     (upstream: AssertionError)",
-                    shorten(&format!("{:?}", parts[2]))
-                ))
-            }
-        };
-        return Reading::Order(Order::Launch(n.magnitude, plan));
-    }
-    Reading::Nothing
 }
 
-/// `int(ship_str.split(".")[0])`.
-fn ship_count(text: &str) -> Option<PyInt> {
-    py_int(text.split('.').next().unwrap_or(""))
+/// The order of a string value, or why upstream raises on it.
+fn read_order(raw: &str) -> Result<Option<Order>, String> {
+    if raw.starts_with("SPAWN") {
+        let [_, n] = split_parts(raw)?;
+        let n = ship_count(n)?;
+        if n.negative {
+            return Err("a negative number of ships (upstream: AssertionError)".into());
+        }
+        return Ok(Some(Order::Spawn(n)));
+    }
+    if raw.starts_with("LAUNCH") {
+        let [_, n, plan] = split_parts(raw)?;
+        let n = ship_count(n)?;
+        if n.negative || n.is_zero() {
+            return Err("a launch needs at least 1 ship (upstream: AssertionError)".into());
+        }
+        return match upper_plan(plan) {
+            Some(p) if p.starts_with(['N', 'E', 'S', 'W']) => {
+                Ok(Some(Order::Launch(n.magnitude, p)))
+            }
+            _ => Err(format!(
+                "flight plan {} must start with one of NESW and hold only NESWC0-9 \
+                 (upstream: AssertionError)",
+                shorten(&format!("{plan:?}"))
+            )),
+        };
+    }
+    Ok(None)
+}
+
+/// `raw.split("_")` when it gives exactly `N` parts, as upstream unpacks
+/// it; otherwise upstream's ValueError.
+fn split_parts<const N: usize>(raw: &str) -> Result<[&str; N], String> {
+    let mut parts = [""; N];
+    let mut count = 0;
+    for part in raw.split('_') {
+        if let Some(slot) = parts.get_mut(count) {
+            *slot = part;
+        }
+        count += 1;
+    }
+    if count == N {
+        Ok(parts)
+    } else {
+        Err(format!(
+            "{} splits into {count} parts at `_`, not {N} (upstream: ValueError)",
+            shorten(&format!("{raw:?}"))
+        ))
+    }
+}
+
+/// `int(ship_str.split(".")[0])`, or why upstream raises.
+fn ship_count(text: &str) -> Result<PyInt, String> {
+    py_int(text.split('.').next().unwrap_or("")).ok_or_else(|| {
+        format!(
+            "{} is not an int (upstream raises)",
+            shorten(&format!("{text:?}"))
+        )
+    })
 }
 
 /// A seat's answer, read.

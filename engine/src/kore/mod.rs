@@ -335,14 +335,6 @@ impl Kore {
             }
         }
     }
-
-    /// `"kore":[...],"players":[...]`, what every seat's observation shares.
-    fn write_board(&self, out: &mut String) {
-        out.push_str("\"kore\":");
-        self.write_kore(out);
-        out.push_str(",\"players\":");
-        self.write_players(out);
-    }
 }
 
 impl Game for Kore {

@@ -4,71 +4,69 @@
 //! [`crate::kaggle::write_observation`].
 
 use super::Kore;
+use crate::kaggle::AsciiWriter;
 
 impl Kore {
-    /// `[kore of each cell]`.
-    pub(super) fn write_kore(&self, out: &mut String) {
-        out.push('[');
+    /// `"kore":[...],"players":[[kore, {uid: [pos, ships, turns]},
+    /// {uid: [pos, kore, ships, dir, plan]}], ...]`, what every seat's
+    /// observation shares.
+    pub(super) fn write_board(&self, out: &mut String) {
+        let mut w = AsciiWriter::new(out);
+        w.text("\"kore\":[");
         for (i, k) in self.cells.iter().enumerate() {
             if i > 0 {
-                out.push(',');
+                w.byte(b',');
             }
-            k.write_json(out);
+            w.num(*k);
         }
-        out.push(']');
-    }
-
-    /// `[[kore, {uid: [pos, ships, turns]}, {uid: [pos, kore, ships, dir, plan]}], ...]`
-    pub(super) fn write_players(&self, out: &mut String) {
-        let mut digits = itoa::Buffer::new();
-        out.push('[');
+        w.text("],\"players\":[");
         for seat in 0..self.players {
             if seat > 0 {
-                out.push(',');
+                w.byte(b',');
             }
-            out.push('[');
-            self.kore[seat].write_json(out);
-            out.push_str(",{");
+            w.byte(b'[');
+            w.num(self.kore[seat]);
+            w.text(",{");
             let mut first = true;
             for s in self.shipyards.iter().filter(|s| s.owner == seat) {
                 if !first {
-                    out.push(',');
+                    w.byte(b',');
                 }
                 first = false;
-                out.push('"');
-                s.uid.write(out);
-                out.push_str("\":[");
-                out.push_str(digits.format(s.pos));
-                out.push(',');
-                out.push_str(digits.format(s.ships));
-                out.push(',');
-                out.push_str(digits.format(s.turns_controlled));
-                out.push(']');
+                w.byte(b'"');
+                s.uid.write(&mut w);
+                w.text("\":[");
+                w.uint(s.pos as u64);
+                w.byte(b',');
+                w.int(s.ships);
+                w.byte(b',');
+                w.int(s.turns_controlled);
+                w.byte(b']');
             }
-            out.push_str("},{");
+            w.text("},{");
             let mut first = true;
             for f in self.fleets.iter().filter(|f| f.owner == seat) {
                 if !first {
-                    out.push(',');
+                    w.byte(b',');
                 }
                 first = false;
-                out.push('"');
-                f.uid.write(out);
-                out.push_str("\":[");
-                out.push_str(digits.format(f.pos));
-                out.push(',');
-                f.kore.write_json(out);
-                out.push(',');
-                out.push_str(digits.format(f.ships));
-                out.push(',');
-                out.push_str(digits.format(f.dir.index()));
+                w.byte(b'"');
+                f.uid.write(&mut w);
+                w.text("\":[");
+                w.uint(f.pos as u64);
+                w.byte(b',');
+                w.num(f.kore);
+                w.byte(b',');
+                w.int(f.ships);
+                w.byte(b',');
+                w.int(f.dir.index());
                 // The plan holds only NESWC0-9: nothing to escape.
-                out.push_str(",\"");
-                out.push_str(&f.plan);
-                out.push_str("\"]");
+                w.text(",\"");
+                w.text(&f.plan);
+                w.text("\"]");
             }
-            out.push_str("}]");
+            w.text("}]");
         }
-        out.push(']');
+        w.byte(b']');
     }
 }

@@ -55,26 +55,66 @@ pub fn collection_rate(ships: i64) -> f64 {
     ((ships as f64).ln() / 20.0).min(0.99)
 }
 
-/// `str(int(digits) - 1)` for a run of decimal digits (no sign), exactly,
-/// whatever its length; `None` when the result is 0 or less.
-fn decrement_digits(digits: &str) -> Option<String> {
-    let digits = digits.trim_start_matches('0');
-    if digits.is_empty() || digits == "1" {
-        return None;
-    }
-    let mut bytes = digits.as_bytes().to_vec();
-    let mut i = bytes.len();
-    while i > 0 {
-        i -= 1;
-        if bytes[i] == b'0' {
-            bytes[i] = b'9';
+/// Positions `0..n` of a list of fleet indices, grouped by fleet in the
+/// order each fleet first comes (a Python dict's order), in list order
+/// within a group, each as (the group's first position, the position);
+/// `first` is a scratch of one `usize::MAX` per fleet.
+fn in_order_of_first(
+    first: &mut [usize],
+    fleets: impl Iterator<Item = usize>,
+) -> Vec<(usize, usize)> {
+    let mut order: Vec<(usize, usize)> = fleets
+        .enumerate()
+        .map(|(k, fleet)| {
+            if first[fleet] == usize::MAX {
+                first[fleet] = k;
+            }
+            (first[fleet], k)
+        })
+        .collect();
+    order.sort_unstable();
+    order
+}
+
+/// The step of a plan once conversion is ruled out: `C`s are skipped, then
+/// a letter turns the fleet (the new direction is returned) or the number
+/// the plan starts with counts down by one. In place: a plan is at most a
+/// few dozen characters and changes every turn for every fleet.
+fn next_heading(plan: &mut String) -> Option<Dir> {
+    let mut bytes = std::mem::take(plan).into_bytes();
+    let skip = bytes.iter().take_while(|&&b| b == b'C').count();
+    bytes.drain(..skip);
+    let mut turn = None;
+    if let Some(&first) = bytes.first() {
+        turn = Dir::from_char(first);
+        if turn.is_some() {
+            bytes.remove(0);
         } else {
-            bytes[i] -= 1;
-            break;
+            count_down(&mut bytes);
         }
     }
-    let start = bytes.iter().position(|&b| b != b'0').unwrap_or(bytes.len());
-    Some(String::from_utf8_lossy(&bytes[start..]).into_owned())
+    *plan = String::from_utf8(bytes).expect("a plan holds only NESWC0-9");
+    turn
+}
+
+/// Replaces the run of digits `plan` starts with by `str(int(run) - 1)`,
+/// exactly whatever its length, or removes it when that is 0 or less.
+fn count_down(plan: &mut Vec<u8>) {
+    let end = plan
+        .iter()
+        .position(|b| !b.is_ascii_digit())
+        .unwrap_or(plan.len());
+    let run = &mut plan[..end];
+    // Subtract one with a borrow: the last non-zero digit loses one, the
+    // zeros after it become nines.
+    if let Some(last) = run.iter().rposition(|&b| b != b'0') {
+        run[last] -= 1;
+        run[last + 1..].fill(b'9');
+    }
+    // An all-zero run (0 - 1 < 0, or 1 - 1 = 0) goes; otherwise only its
+    // leading zeros do.
+    let zeros = run.iter().take_while(|&&b| b == b'0').count();
+    plan.drain(..zeros);
 }
 
 impl Kore {
@@ -111,6 +151,14 @@ impl Kore {
         rejections: &mut Vec<Rejection>,
     ) -> Vec<Option<Order>> {
         let mut orders: Vec<Option<Order>> = vec![None; self.shipyards.len()];
+        // Every shipyard by uid, for the answers' keys.
+        let mut by_uid: Vec<(Uid, usize)> = self
+            .shipyards
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.uid, i))
+            .collect();
+        by_uid.sort_unstable();
         for seat in 0..self.players {
             if !self.seats.is_active(seat) {
                 continue;
@@ -121,58 +169,53 @@ impl Kore {
             let Answer::Entries(entries) = read_answer(seat, raw, rejections) else {
                 continue;
             };
-            // The entries naming a uid, by uid: a dict's keys are distinct,
-            // and only one text names each uid.
-            let mut by_uid: Vec<(Uid, usize)> = entries
-                .iter()
-                .enumerate()
-                .filter_map(|(k, (key, _))| Some((Uid::parse(key.as_str()?)?, k)))
-                .collect();
-            by_uid.sort_unstable();
-            let mut raised = None;
-            let mut used = vec![false; entries.len()];
-            for (i, s) in self.shipyards.iter().enumerate() {
-                if s.owner != seat {
-                    continue;
-                }
-                let Ok(found) = by_uid.binary_search_by(|(uid, _)| uid.cmp(&s.uid)) else {
-                    continue;
-                };
-                let k = by_uid[found].1;
-                used[k] = true;
-                match read_value(&entries[k].1) {
-                    Reading::Nothing => {}
-                    Reading::Order(order) => {
-                        if let Order::Spawn(n) = &order {
-                            // `spawn_cost * n` with a float cost: float(n) overflows.
-                            if !n.is_zero() && n.float_overflows && !self.config.spawn_cost.is_int()
-                            {
-                                raised.get_or_insert_with(|| {
-                                    format!(
-                                        "{}: too many ships to multiply by the float spawnCost \
-                                         (upstream: OverflowError)",
-                                        s.uid
-                                    )
-                                });
-                            }
-                        }
-                        orders[i] = Some(order);
-                    }
-                    Reading::Raises(why) => {
-                        raised.get_or_insert_with(|| format!("{}: {why}", s.uid));
-                    }
-                }
-            }
+            // The first shipyard, in upstream's order, whose order raises.
+            let mut raised: Option<(usize, String)> = None;
             let mut refusals = Refusals::new(rejections, seat);
-            for (k, (key, _)) in entries.iter().enumerate() {
-                if !used[k] {
+            for (key, value) in &entries {
+                let yard = key
+                    .as_str()
+                    .and_then(Uid::parse)
+                    .and_then(|uid| by_uid.binary_search_by(|(u, _)| u.cmp(&uid)).ok())
+                    .map(|k| by_uid[k].1)
+                    .filter(|&i| self.shipyards[i].owner == seat);
+                let Some(i) = yard else {
                     refusals.push(kind::UNKNOWN_UID, || {
                         format!("{} is not one of your shipyards; ignored", key.describe())
                     });
+                    continue;
+                };
+                let uid = self.shipyards[i].uid;
+                let why = match read_value(value) {
+                    Reading::Nothing => None,
+                    Reading::Order(order) => {
+                        let overflows = match &order {
+                            // `spawn_cost * n` with a float cost: float(n) overflows.
+                            Order::Spawn(n) => {
+                                !n.is_zero()
+                                    && n.float_overflows
+                                    && !self.config.spawn_cost.is_int()
+                            }
+                            Order::Launch(..) => false,
+                        };
+                        orders[i] = Some(order);
+                        overflows.then(|| {
+                            format!(
+                                "{uid}: too many ships to multiply by the float spawnCost \
+                                 (upstream: OverflowError)"
+                            )
+                        })
+                    }
+                    Reading::Raises(why) => Some(format!("{uid}: {why}")),
+                };
+                if let Some(why) = why {
+                    if raised.as_ref().is_none_or(|(first, _)| i < *first) {
+                        raised = Some((i, why));
+                    }
                 }
             }
             drop(refusals);
-            if let Some(why) = raised {
+            if let Some((_, why)) = raised {
                 self.seats.disqualify(seat, Status::Error);
                 for (i, s) in self.shipyards.iter().enumerate() {
                     if s.owner == seat {
@@ -300,24 +343,8 @@ impl Kore {
                 continue;
             }
             let f = &mut self.fleets[i];
-            let skip = f.plan.bytes().take_while(|&b| b == b'C').count();
-            f.plan.drain(..skip);
-            if let Some(&first) = f.plan.as_bytes().first() {
-                if let Some(dir) = Dir::from_char(first) {
-                    f.dir = dir;
-                    f.plan.remove(0);
-                } else {
-                    let end = f
-                        .plan
-                        .bytes()
-                        .position(|b| !b.is_ascii_digit())
-                        .unwrap_or(f.plan.len());
-                    let rest = f.plan.split_off(end);
-                    f.plan = match decrement_digits(&f.plan) {
-                        Some(left) => left + &rest,
-                        None => rest,
-                    };
-                }
+            if let Some(dir) = next_heading(&mut f.plan) {
+                f.dir = dir;
             }
         }
     }
@@ -339,35 +366,30 @@ impl Kore {
     /// takes their ships and kore and keeps its plan.
     #[doc(hidden)]
     pub fn coalesce_allied_fleets(&mut self, seat: Seat) {
-        let mut groups: Vec<Vec<usize>> = Vec::new();
-        let mut group_of: Vec<(usize, usize)> = Vec::new(); // (cell, group)
-        for i in 0..self.fleets.len() {
-            let f = &self.fleets[i];
-            if f.owner != seat || !f.alive {
-                continue;
-            }
-            match group_of.iter().find(|(cell, _)| *cell == f.pos) {
-                Some(&(_, g)) => groups[g].push(i),
-                None => {
-                    group_of.push((f.pos, groups.len()));
-                    groups.push(vec![i]);
-                }
-            }
-        }
-        for mut group in groups {
+        // The seat's fleets by cell, each cell's in board order.
+        let mut by_cell: Vec<(usize, usize)> = Vec::with_capacity(self.fleets.len());
+        by_cell.extend(
+            self.fleets
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| f.owner == seat && f.alive)
+                .map(|(i, f)| (f.pos, i)),
+        );
+        by_cell.sort_unstable();
+        for group in by_cell.chunk_by_mut(|a, b| a.0 == b.0) {
             if group.len() < 2 {
                 continue;
             }
             // Upstream: sort(key=(ships, kore, -direction), reverse=True), stable.
-            group.sort_by(|&a, &b| {
+            group.sort_by(|&(_, a), &(_, b)| {
                 let (fa, fb) = (&self.fleets[a], &self.fleets[b]);
                 fb.ships
                     .cmp(&fa.ships)
                     .then(fb.kore.cmp_num(fa.kore))
                     .then(fa.dir.index().cmp(&fb.dir.index()))
             });
-            let keep = group[0];
-            for &other in &group[1..] {
+            let keep = group[0].1;
+            for &(_, other) in &group[1..] {
                 let (kore, ships) = (self.fleets[other].kore, self.fleets[other].ships);
                 self.fleets[other].alive = false;
                 let k = &mut self.fleets[keep];
@@ -383,65 +405,59 @@ impl Kore {
     /// their kore goes to the shipyard's owner there, or onto the cell.
     #[doc(hidden)]
     pub fn resolve_fleet_collisions(&mut self) {
+        // Each cell's first fleet; the cells where more come, in the order
+        // of their first fleet, as upstream groups them (which orders the
+        // sums into a shipyard owner's kore).
         self.fleet_at.clear_all();
-        // Cells in the order their first fleet comes.
-        let mut groups: Vec<Vec<usize>> = Vec::new();
-        let mut group_at: Vec<u32> = vec![0; self.cells.len()];
+        let mut crowded: Vec<(usize, usize)> = Vec::new();
         for (i, f) in self.fleets.iter().enumerate() {
             if !f.alive {
                 continue;
             }
-            match group_at[f.pos] {
-                0 => {
-                    groups.push(vec![i]);
-                    group_at[f.pos] = groups.len() as u32;
-                }
-                g => groups[g as usize - 1].push(i),
+            match self.fleet_at.get(f.pos) {
+                None => self.fleet_at.set(f.pos, i),
+                Some(first) if !crowded.contains(&(first, f.pos)) => crowded.push((first, f.pos)),
+                Some(_) => {}
             }
         }
-        for group in groups {
-            let pos = self.fleets[group[0]].pos;
-            if group.len() == 1 {
-                self.fleet_at.set(pos, group[0]);
-                continue;
-            }
+        crowded.sort_unstable();
+        for (_, pos) in crowded {
+            let group: Vec<usize> = (0..self.fleets.len())
+                .filter(|&i| self.fleets[i].alive && self.fleets[i].pos == pos)
+                .collect();
             let most = group
                 .iter()
                 .map(|&i| self.fleets[i].ships)
                 .max()
                 .unwrap_or(0);
-            let largest: Vec<usize> = group
-                .iter()
-                .copied()
-                .filter(|&i| self.fleets[i].ships == most)
-                .collect();
-            if largest.len() == 1 {
-                let winner = largest[0];
-                self.fleet_at.set(pos, winner);
-                let second = group
-                    .iter()
-                    .filter(|&&i| i != winner)
-                    .map(|&i| self.fleets[i].ships)
-                    .max()
-                    .unwrap_or(0);
-                self.fleets[winner].ships -= second;
-                for &i in &group {
-                    if i == winner {
-                        continue;
+            let mut largest = group.iter().filter(|&&i| self.fleets[i].ships == most);
+            match (largest.next(), largest.next()) {
+                (Some(&winner), None) => {
+                    self.fleet_at.set(pos, winner);
+                    let losers = group.iter().copied().filter(|&i| i != winner);
+                    let second = losers
+                        .clone()
+                        .map(|i| self.fleets[i].ships)
+                        .max()
+                        .unwrap_or(0);
+                    self.fleets[winner].ships -= second;
+                    for i in losers {
+                        self.fleets[i].alive = false;
+                        let kore = self.fleets[i].kore;
+                        let w = &mut self.fleets[winner];
+                        w.kore = w.kore + kore;
                     }
-                    self.fleets[i].alive = false;
-                    let kore = self.fleets[i].kore;
-                    let w = &mut self.fleets[winner];
-                    w.kore = w.kore + kore;
                 }
-            } else {
-                let shipyard_owner = self.shipyard_at.get(pos).map(|s| self.shipyards[s].owner);
-                for &i in &group {
-                    self.fleets[i].alive = false;
-                    let kore = self.fleets[i].kore;
-                    match shipyard_owner {
-                        Some(owner) => self.kore[owner] = self.kore[owner] + kore,
-                        None => self.cells[pos] = self.cells[pos] + kore,
+                _ => {
+                    self.fleet_at.clear(pos);
+                    let shipyard_owner = self.shipyard_at.get(pos).map(|s| self.shipyards[s].owner);
+                    for &i in &group {
+                        self.fleets[i].alive = false;
+                        let kore = self.fleets[i].kore;
+                        match shipyard_owner {
+                            Some(owner) => self.kore[owner] = self.kore[owner] + kore,
+                            None => self.cells[pos] = self.cells[pos] + kore,
+                        }
                     }
                 }
             }
@@ -511,72 +527,65 @@ impl Kore {
     /// damage, or onto the cell for attackers that did not survive.
     #[doc(hidden)]
     pub fn damage_adjacent_fleets(&mut self) {
-        // victim -> [(attacker, damage)], both in first-insertion order.
-        let mut incoming: Vec<(usize, Vec<(usize, i64)>)> = Vec::new();
-        for a in 0..self.fleets.len() {
-            let fa = &self.fleets[a];
+        // (victim, attacker, damage) in the order upstream fills its dict of
+        // dicts: attackers in board order, directions N, E, S, W. A victim
+        // meets an attacker from one side only.
+        let mut hits: Vec<(usize, usize, i64)> = Vec::new();
+        for (a, fa) in self.fleets.iter().enumerate() {
             if !fa.alive {
                 continue;
             }
             for dir in Dir::ALL {
-                let Some(v) = self.fleet_at.get(self.neighbour(fa.pos, dir)) else {
-                    continue;
-                };
-                if self.fleets[v].owner == fa.owner {
-                    continue;
-                }
-                let slot = match incoming.iter().position(|(victim, _)| *victim == v) {
-                    Some(k) => k,
-                    None => {
-                        incoming.push((v, Vec::new()));
-                        incoming.len() - 1
+                if let Some(v) = self.fleet_at.get(self.neighbour(fa.pos, dir)) {
+                    if self.fleets[v].owner != fa.owner {
+                        hits.push((v, a, fa.ships));
                     }
-                };
-                let attackers = &mut incoming[slot].1;
-                match attackers.iter_mut().find(|(x, _)| *x == a) {
-                    Some(entry) => entry.1 = fa.ships,
-                    None => attackers.push((a, fa.ships)),
                 }
             }
         }
-        // attacker -> [(cell, kore)], in first-insertion order.
-        let mut shares: Vec<(usize, Vec<(usize, Num)>)> = Vec::new();
-        for (v, attackers) in &incoming {
-            let damage: i64 = attackers.iter().map(|(_, d)| d).sum();
-            let victim = &self.fleets[*v];
+        if hits.is_empty() {
+            return;
+        }
+        // Victims in the order of their first hit, each one's attackers in
+        // order (upstream iterates its dict so).
+        let mut first = vec![usize::MAX; self.fleets.len()];
+        let order = in_order_of_first(&mut first, hits.iter().map(|h| h.0));
+        // (attacker, cell, kore) of the kore killed victims leave their
+        // attackers, in upstream's order.
+        let mut shares: Vec<(usize, usize, Num)> = Vec::new();
+        for victim_hits in order.chunk_by(|a, b| a.0 == b.0) {
+            let v = hits[victim_hits[0].1].0;
+            let damage: i64 = victim_hits.iter().map(|&(_, k)| hits[k].2).sum();
+            let victim = &self.fleets[v];
             if damage >= victim.ships {
                 let pos = victim.pos;
                 let half = victim.kore / Num::Int(2);
                 self.cells[pos] = self.cells[pos] + half;
-                for &(a, dmg) in attackers {
-                    let share = half * Num::Int(dmg) / Num::Int(damage);
-                    let slot = match shares.iter().position(|(x, _)| *x == a) {
-                        Some(k) => k,
-                        None => {
-                            shares.push((a, Vec::new()));
-                            shares.len() - 1
-                        }
-                    };
-                    match shares[slot].1.iter_mut().find(|(cell, _)| *cell == pos) {
-                        Some(entry) => entry.1 = share,
-                        None => shares[slot].1.push((pos, share)),
-                    }
+                for &(_, k) in victim_hits {
+                    let (_, a, dmg) = hits[k];
+                    shares.push((a, pos, half * Num::Int(dmg) / Num::Int(damage)));
                 }
-                self.delete_fleet(*v);
+                self.delete_fleet(v);
             } else {
-                self.fleets[*v].ships -= damage;
+                self.fleets[v].ships -= damage;
             }
         }
-        for (a, by_cell) in shares {
+        // Per attacker, in the order of its first share: a survivor takes
+        // the sum (Python's sum() starts from the int 0), a dead attacker's
+        // shares drop on the victims' cells.
+        first.fill(usize::MAX);
+        let by_attacker = in_order_of_first(&mut first, shares.iter().map(|s| s.0));
+        for attacker_shares in by_attacker.chunk_by(|a, b| a.0 == b.0) {
+            let a = shares[attacker_shares[0].1].0;
             if self.fleets[a].alive {
-                // Python's sum() starts from the int 0.
-                let total = by_cell
+                let total = attacker_shares
                     .iter()
-                    .fold(Num::Int(0), |acc, (_, kore)| acc + *kore);
+                    .fold(Num::Int(0), |acc, &(_, k)| acc + shares[k].2);
                 let f = &mut self.fleets[a];
                 f.kore = f.kore + total;
             } else {
-                for (cell, kore) in by_cell {
+                for &(_, k) in attacker_shares {
+                    let (_, cell, kore) = shares[k];
                     self.cells[cell] = self.cells[cell] + kore;
                 }
             }
@@ -609,6 +618,11 @@ impl Kore {
             if self.fleet_at.is_taken(i) || self.shipyard_at.is_taken(i) {
                 continue;
             }
+            // round(0.0 × factor, 3) is the float 0.0 again; many cells
+            // hold it (an int 0 still turns into it).
+            if matches!(cell, Num::Float(f) if f.to_bits() == 0) {
+                continue;
+            }
             if *cell < cap {
                 *cell = (*cell * factor).round3();
             }
@@ -625,9 +639,15 @@ impl Kore {
         self.step += 1;
         self.fleets.retain(|f| f.alive);
         self.shipyards.retain(|s| s.alive);
-        // Upstream rebuilds its board player by player every turn.
-        self.fleets.sort_by_key(|f| f.owner);
-        self.shipyards.sort_by_key(|s| s.owner);
+        // Upstream rebuilds its board player by player every turn (stable
+        // sorts, only needed when a seat made something after a later
+        // seat's assets).
+        if !self.fleets.is_sorted_by_key(|f| f.owner) {
+            self.fleets.sort_by_key(|f| f.owner);
+        }
+        if !self.shipyards.is_sorted_by_key(|s| s.owner) {
+            self.shipyards.sort_by_key(|s| s.owner);
+        }
         for seat in 0..self.players {
             let has_shipyard = self.shipyards.iter().any(|s| s.owner == seat);
             let has_fleet = self.fleets.iter().any(|f| f.owner == seat);
@@ -655,16 +675,25 @@ mod tests {
 
     #[test]
     fn digits_count_down_exactly() {
-        assert_eq!(decrement_digits("10").as_deref(), Some("9"));
-        assert_eq!(decrement_digits("2").as_deref(), Some("1"));
-        assert_eq!(decrement_digits("1"), None);
-        assert_eq!(decrement_digits("0"), None);
-        assert_eq!(decrement_digits("00"), None);
-        assert_eq!(decrement_digits("05").as_deref(), Some("4"));
+        let next = |plan: &str| {
+            let mut plan = plan.to_string();
+            let turn = next_heading(&mut plan);
+            (turn, plan)
+        };
+        let counted = |plan: &str| next(plan).1;
+        assert_eq!(counted("10E"), "9E");
+        assert_eq!(counted("2"), "1");
+        assert_eq!(counted("1N"), "N");
+        assert_eq!(counted("0"), "");
+        assert_eq!(counted("00S"), "S");
+        assert_eq!(counted("05"), "4");
+        assert_eq!(counted("C10"), "9");
         assert_eq!(
-            decrement_digits("100000000000000000000000").as_deref(),
-            Some("99999999999999999999999")
+            counted("100000000000000000000000W"),
+            "99999999999999999999999W"
         );
+        assert_eq!(next("CCS3"), (Some(Dir::South), "3".to_string()));
+        assert_eq!(next(""), (None, String::new()));
     }
 
     #[test]

@@ -21,6 +21,8 @@
 //! (and `--toggle-collect='kore::steps_with_observations'`); the difference
 //! of the two counts is what writing every seat's observation costs.
 
+mod common;
+
 use criterion::{criterion_group, Criterion, Throughput};
 use ludus_engine::{new_game, Game};
 use serde_json::{json, Value};
@@ -166,10 +168,5 @@ fn once(players: Option<usize>) {
 criterion_group!(benches, bench);
 
 fn main() {
-    if let Ok(players) = std::env::var("LUDUS_BENCH_ONCE") {
-        once(players.parse().ok());
-        return;
-    }
-    benches();
-    Criterion::default().configure_from_args().final_summary();
+    common::once_or_criterion(once, benches);
 }

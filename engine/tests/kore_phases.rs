@@ -369,11 +369,10 @@ fn cells_without_fleet_or_shipyard_below_the_cap_grow_by_the_regen_rate() {
 
 #[test]
 fn the_step_ends_with_a_seat_that_has_nothing_out_and_the_others_rewarded() {
-    let mut g = Kore::from_parts(
+    let mut g = position(
         config(),
         9,
-        vec![Num::Int(0); SIZE * SIZE],
-        vec![Num::Float(490.0), Num::Int(500), Num::Int(500), Num::Int(7)],
+        &[Num::Float(490.0), Num::Int(500), Num::Int(500), Num::Int(7)],
         vec![
             shipyard(0, 1, at(1, 1), 0, 0),
             shipyard(2, 2, at(5, 5), 0, 0),
@@ -411,24 +410,4 @@ fn the_step_ends_an_errored_seat_with_nothing_and_the_game_with_one_seat_left() 
     assert!(g.shipyards().iter().all(|s| s.owner == 1));
     assert_int(g.player_kore()[0], 0);
     assert_eq!(g.reward(), &[None, Some(Num::Int(500))]);
-}
-
-#[test]
-fn after_step_episode_steps_minus_one_every_seat_is_done() {
-    let mut c = config();
-    c.episode_steps = 5;
-    let mut g = Kore::from_parts(
-        c,
-        3,
-        vec![Num::Int(0); SIZE * SIZE],
-        vec![Num::Int(500), Num::Int(500)],
-        vec![
-            shipyard(0, 1, at(1, 1), 0, 0),
-            shipyard(1, 2, at(5, 5), 0, 0),
-        ],
-        vec![],
-    );
-    g.end_turn();
-    assert_eq!(g.status(), &[Status::Done, Status::Done]);
-    assert_eq!(g.reward(), &[Some(Num::Int(500)), Some(Num::Int(500))]);
 }

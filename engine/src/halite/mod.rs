@@ -36,7 +36,9 @@ pub use crate::kaggle::{Status, Uid, REMAINING_OVERAGE_TIME};
 pub use actions::Action;
 pub use rules::kind as rejection_kind;
 
-use crate::kaggle::{populate_board, CellIndex, ConfigReader, Generator, NewUids, Seats};
+use crate::kaggle::{
+    populate_board, BoardText, CellIndex, ConfigReader, Generator, NewUids, Seats,
+};
 use crate::{EngineError, Game, GameInfo, Outcome, Rejection, Seat};
 
 /// The registry entry.
@@ -244,6 +246,8 @@ pub struct Halite {
     yard_at: CellIndex,
     /// Uids handed out in the current step.
     new_uids: NewUids,
+    /// What every seat's observation shares, once written this step.
+    board_text: BoardText,
 }
 
 const READ: ConfigReader = ConfigReader { game: INFO.id };
@@ -355,6 +359,7 @@ impl Halite {
             occupant: CellIndex::new(size * size),
             yard_at: CellIndex::new(size * size),
             new_uids: NewUids::default(),
+            board_text: BoardText::default(),
             config,
         };
         game.index_cells();
@@ -496,13 +501,17 @@ impl Game for Halite {
     fn observation(&self, seat: Seat, out: &mut String) {
         out.clear();
         crate::kaggle::write_agent_view(out, seat, self.step, &self.config_json, |out| {
-            self.write_board(out)
+            self.board_text
+                .append_to(out, |text| self.write_board(text))
         });
     }
 
     fn reference_observation(&self, seat: Seat, out: &mut String) {
         out.clear();
-        crate::kaggle::write_observation(out, seat, self.step, |out| self.write_board(out));
+        crate::kaggle::write_observation(out, seat, self.step, |out| {
+            self.board_text
+                .append_to(out, |text| self.write_board(text))
+        });
     }
 
     /// One `env.step`, phase by phase in the reference's order. Stepping a
@@ -512,6 +521,7 @@ impl Game for Halite {
             return Vec::new();
         }
         let mut rejections = Vec::new();
+        self.board_text.forget();
         self.new_uids.reset();
         self.bind_actions(answers, &mut rejections);
         for seat in 0..self.players {

@@ -16,6 +16,7 @@ pub mod pynum;
 pub mod pyrng;
 mod seats;
 
+use std::cell::RefCell;
 use std::fmt;
 
 use serde_json::Value;
@@ -176,6 +177,68 @@ impl CellIndex {
     pub fn clear_all(&mut self) {
         self.0.fill(Self::NONE);
     }
+}
+
+/// The fields every seat's observation shares (`"kore":[...],"players":[...]`
+/// or Halite's), written once per step and copied for each seat: writing
+/// them is most of an observation's cost.
+///
+/// The game forgets the text at the start of every step. A phase run alone
+/// (a test) does not, so debug builds check every copy against a fresh
+/// text; a game's clone starts without one.
+#[derive(Debug, Default)]
+pub struct BoardText(RefCell<Option<String>>);
+
+impl Clone for BoardText {
+    fn clone(&self) -> Self {
+        BoardText::default()
+    }
+}
+
+impl BoardText {
+    /// Forgets the text: the board is about to change.
+    pub fn forget(&mut self) {
+        *self.0.get_mut() = None;
+    }
+
+    /// Appends the text, written by `write` if it is not held yet.
+    pub fn append_to(&self, out: &mut String, write: impl Fn(&mut String)) {
+        let mut held = self.0.borrow_mut();
+        let text = held.get_or_insert_with(|| {
+            let mut text = String::with_capacity(8 << 10);
+            write(&mut text);
+            text
+        });
+        debug_assert!(
+            {
+                let mut fresh = String::new();
+                write(&mut fresh);
+                fresh == *text
+            },
+            "the board changed without the step forgetting its text"
+        );
+        out.push_str(text);
+    }
+}
+
+/// Writes `{"uid":<value>,...}`, a dict of assets by uid in the order given,
+/// as both references' observations list shipyards, ships and fleets.
+pub fn write_assets<T>(
+    w: &mut AsciiWriter<'_>,
+    assets: impl Iterator<Item = (Uid, T)>,
+    mut value: impl FnMut(&mut AsciiWriter<'_>, T),
+) {
+    w.byte(b'{');
+    for (k, (uid, asset)) in assets.enumerate() {
+        if k > 0 {
+            w.byte(b',');
+        }
+        w.byte(b'"');
+        uid.write(w);
+        w.text("\":");
+        value(w, asset);
+    }
+    w.byte(b'}');
 }
 
 /// Writes what a Kaggle agent in `seat` receives at `step` as its

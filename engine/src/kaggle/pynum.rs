@@ -399,6 +399,18 @@ impl<'a> AsciiWriter<'a> {
             Num::Float(f) => self.float(f),
         }
     }
+
+    /// A list of Python numbers, `[1,2.5]`.
+    pub fn nums(&mut self, list: &[Num]) {
+        self.byte(b'[');
+        for (k, n) in list.iter().enumerate() {
+            if k > 0 {
+                self.byte(b',');
+            }
+            self.num(*n);
+        }
+        self.byte(b']');
+    }
 }
 
 impl Drop for AsciiWriter<'_> {

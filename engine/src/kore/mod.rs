@@ -31,7 +31,7 @@ pub use actions::{kind as rejection_kind, read_value, Order, Reading};
 pub use config::Config;
 pub use pystr::PyInt;
 
-use crate::kaggle::{populate_board, CellIndex, Generator, NewUids, Seats};
+use crate::kaggle::{populate_board, BoardText, CellIndex, Generator, NewUids, Seats};
 use crate::{EngineError, Game, GameInfo, Outcome, Rejection, Seat};
 
 /// The registry entry.
@@ -182,6 +182,8 @@ pub struct Kore {
     /// The live fleet on each cell, as of the last fleet collisions (phase
     /// 5) or the end of the last step.
     fleet_at: CellIndex,
+    /// What every seat's observation shares, once written this step.
+    board_text: BoardText,
 }
 
 impl Kore {
@@ -260,6 +262,7 @@ impl Kore {
             new_uids: NewUids::default(),
             shipyard_at: CellIndex::new(n),
             fleet_at: CellIndex::new(n),
+            board_text: BoardText::default(),
             config,
             config_text,
         };
@@ -379,13 +382,17 @@ impl Game for Kore {
     fn observation(&self, seat: Seat, out: &mut String) {
         out.clear();
         crate::kaggle::write_agent_view(out, seat, self.step, &self.config_text, |out| {
-            self.write_board(out)
+            self.board_text
+                .append_to(out, |text| self.write_board(text))
         });
     }
 
     fn reference_observation(&self, seat: Seat, out: &mut String) {
         out.clear();
-        crate::kaggle::write_observation(out, seat, self.step, |out| self.write_board(out));
+        crate::kaggle::write_observation(out, seat, self.step, |out| {
+            self.board_text
+                .append_to(out, |text| self.write_board(text))
+        });
     }
 
     /// One turn in upstream's order (`Board.next` and the interpreter).
@@ -394,6 +401,7 @@ impl Game for Kore {
         if self.seats.is_over() {
             return Vec::new();
         }
+        self.board_text.forget();
         let mut rejections = Vec::new();
         let orders = self.read_orders(answers, &mut rejections);
         self.new_uids.reset();

@@ -4,7 +4,7 @@
 //! [`crate::kaggle::write_observation`].
 
 use super::Kore;
-use crate::kaggle::AsciiWriter;
+use crate::kaggle::{write_assets, AsciiWriter};
 
 impl Kore {
     /// `"kore":[...],"players":[[kore, {uid: [pos, ships, turns]},
@@ -12,47 +12,30 @@ impl Kore {
     /// observation shares.
     pub(super) fn write_board(&self, out: &mut String) {
         let mut w = AsciiWriter::new(out);
-        w.text("\"kore\":[");
-        for (i, k) in self.cells.iter().enumerate() {
-            if i > 0 {
-                w.byte(b',');
-            }
-            w.num(*k);
-        }
-        w.text("],\"players\":[");
+        w.text("\"kore\":");
+        w.nums(&self.cells);
+        w.text(",\"players\":[");
         for seat in 0..self.players {
             if seat > 0 {
                 w.byte(b',');
             }
             w.byte(b'[');
             w.num(self.kore[seat]);
-            w.text(",{");
-            let mut first = true;
-            for s in self.shipyards.iter().filter(|s| s.owner == seat) {
-                if !first {
-                    w.byte(b',');
-                }
-                first = false;
-                w.byte(b'"');
-                s.uid.write(&mut w);
-                w.text("\":[");
+            w.byte(b',');
+            let shipyards = self.shipyards.iter().filter(|s| s.owner == seat);
+            write_assets(&mut w, shipyards.map(|s| (s.uid, s)), |w, s| {
+                w.byte(b'[');
                 w.uint(s.pos as u64);
                 w.byte(b',');
                 w.int(s.ships);
                 w.byte(b',');
                 w.int(s.turns_controlled);
                 w.byte(b']');
-            }
-            w.text("},{");
-            let mut first = true;
-            for f in self.fleets.iter().filter(|f| f.owner == seat) {
-                if !first {
-                    w.byte(b',');
-                }
-                first = false;
-                w.byte(b'"');
-                f.uid.write(&mut w);
-                w.text("\":[");
+            });
+            w.byte(b',');
+            let fleets = self.fleets.iter().filter(|f| f.owner == seat);
+            write_assets(&mut w, fleets.map(|f| (f.uid, f)), |w, f| {
+                w.byte(b'[');
                 w.uint(f.pos as u64);
                 w.byte(b',');
                 w.num(f.kore);
@@ -64,8 +47,8 @@ impl Kore {
                 w.text(",\"");
                 w.text(&f.plan);
                 w.text("\"]");
-            }
-            w.text("}]");
+            });
+            w.byte(b']');
         }
         w.byte(b']');
     }

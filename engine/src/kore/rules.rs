@@ -93,7 +93,8 @@ fn next_heading(plan: &mut String) -> Option<Dir> {
             count_down(&mut bytes);
         }
     }
-    *plan = String::from_utf8(bytes).expect("a plan holds only NESWC0-9");
+    *plan =
+        String::from_utf8(bytes).expect("only ASCII letters and digits were taken out or changed");
     turn
 }
 
@@ -303,7 +304,11 @@ impl Kore {
         }
         let (seat, pos) = (s.owner, s.pos);
         self.shipyards[i].ships -= n as i64;
-        let plan = &plan[..plan.len().min(max_flight_plan_len(n))];
+        // Python's plan[:max], by characters.
+        let plan = match plan.char_indices().nth(max_flight_plan_len(n)) {
+            Some((cut, _)) => &plan[..cut],
+            None => plan,
+        };
         let dir = plan
             .bytes()
             .next()

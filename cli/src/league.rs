@@ -62,7 +62,7 @@ pub fn submit(path: &Path, name: &str, game: &str, db: &Path) -> Result<()> {
 }
 
 pub fn list_bots(db: &Path) -> Result<()> {
-    let store = open(db)?;
+    let store = Store::open_existing(db)?;
     println!(
         "{:<24} {:>7} {:<12} {:<14} submitted",
         "bot", "version", "game", "sha256"
@@ -74,7 +74,7 @@ pub fn list_bots(db: &Path) -> Result<()> {
                 b.name,
                 b.version,
                 b.game,
-                &b.sha256[..12],
+                ludus_host::short_id(&b.sha256),
                 b.submitted_at
             );
         }
@@ -149,10 +149,7 @@ pub fn ladder_run(args: LadderArgs) -> Result<()> {
             })?,
         },
     };
-    let config = match &args.config {
-        Some(text) => serde_json::from_str(text).context("--config is not valid JSON")?,
-        None => serde_json::Value::Null,
-    };
+    let config = crate::game_config(&args.game, args.config.as_deref())?;
     let spec = LadderSpec {
         game: args.game.clone(),
         kind,
@@ -205,22 +202,8 @@ pub fn leaderboard(
     out: Option<PathBuf>,
     db: &Path,
 ) -> Result<()> {
-    if !db.exists() {
-        bail!(
-            "{} does not exist; run `ludus ladder run` first (or pass --db)",
-            db.display()
-        );
-    }
-    let store = open(db)?;
-    let id = match ladder {
-        Some(id) => id,
-        None => store.latest_ladder(game)?.with_context(|| {
-            format!(
-                "no ladder in {} yet; run `ludus ladder run` first",
-                db.display()
-            )
-        })?,
-    };
+    let store = Store::open_existing(db)?;
+    let id = store.pick_ladder(ladder, game)?;
     let lb = report::leaderboard(&store, id)?;
     match (format, out) {
         (Format::Html, Some(dir)) => {
@@ -273,18 +256,23 @@ fn parse_sprt(text: &str) -> Result<SprtConfig> {
     Ok(c)
 }
 
-#[allow(clippy::too_many_arguments)]
-pub fn match_up(
-    a: &Path,
-    b: &Path,
-    game: &str,
-    sprt: &str,
-    seed: u64,
-    max_pairs: u64,
-    threads_arg: Option<usize>,
-    limits: Limits,
-) -> Result<()> {
-    let config = parse_sprt(sprt)?;
+/// What `ludus match-up` is given.
+pub struct MatchUpArgs<'a> {
+    pub a: &'a Path,
+    pub b: &'a Path,
+    pub game: &'a str,
+    pub sprt: &'a str,
+    pub seed: u64,
+    pub max_pairs: u64,
+    pub config: Option<&'a str>,
+    pub threads: Option<usize>,
+    pub limits: Limits,
+}
+
+pub fn match_up(args: MatchUpArgs) -> Result<()> {
+    let config = parse_sprt(args.sprt)?;
+    let game_config = crate::game_config(args.game, args.config)?;
+    ludus_engine::new_game(args.game, &game_config, args.seed, 2)?;
     let sandbox = Sandbox::new()?;
     let load = |p: &Path| {
         sandbox
@@ -292,21 +280,21 @@ pub fn match_up(
             .with_context(|| format!("cannot use {} as a bot", p.display()))
     };
     let m = MatchUp {
-        game: game.to_string(),
-        config: serde_json::Value::Null,
-        limits,
-        seed,
-        a: load(a)?,
-        b: load(b)?,
+        game: args.game.to_string(),
+        config: game_config,
+        limits: args.limits,
+        seed: args.seed,
+        a: load(args.a)?,
+        b: load(args.b)?,
         sprt: config,
-        max_pairs,
+        max_pairs: args.max_pairs,
     };
     let (lo, hi) = config.bounds();
     println!(
         "{} vs {}: SPRT elo0={} elo1={} alpha={} beta={}, LLR bounds [{lo:.2}, {hi:.2}]",
         m.a.name, m.b.name, config.elo0, config.elo1, config.alpha, config.beta
     );
-    let result = matchup::run(&m, threads(threads_arg), |s| {
+    let result = matchup::run(&m, threads(args.threads), |s| {
         let est = s.estimate();
         let (elo, err, los) = est.map_or((0.0, 0.0, 0.5), |e| (e.elo, e.ci95, e.los));
         println!(

@@ -4,14 +4,14 @@
 //! `ludus-engine`, `ludus-host`, `ludus-leaderboard` and `ludus-viewer`.
 
 mod league;
+mod matches;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use league::*;
-use ludus_host::{Limits, Replay, Sandbox};
-use std::collections::BTreeMap;
+use ludus_host::{Limits, Sandbox};
+use matches::*;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 #[derive(Parser)]
 #[command(
@@ -99,6 +99,19 @@ enum Command {
         #[command(subcommand)]
         command: LadderCommand,
     },
+    /// List a ladder's matches: index, seed, seats, result and match id.
+    Matches {
+        /// The ladder (default: the latest, of --game if given).
+        #[arg(long)]
+        ladder: Option<i64>,
+        #[arg(long)]
+        game: Option<String>,
+        /// Only the matches this bot plays.
+        #[arg(long)]
+        bot: Option<String>,
+        #[command(flatten)]
+        db: DbArg,
+    },
     /// Print a ladder's leaderboard.
     Leaderboard {
         /// The ladder (default: the latest, of --game if given).
@@ -135,6 +148,9 @@ enum Command {
         /// Stop undecided after this many pairs.
         #[arg(long, default_value_t = 20_000)]
         max_pairs: u64,
+        /// The game's config as JSON (e.g. '{"max_turns": 200}').
+        #[arg(long)]
+        config: Option<String>,
         /// Threads (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
@@ -183,19 +199,24 @@ enum LadderCommand {
 
 #[derive(Subcommand)]
 enum ReplayCommand {
-    /// Re-run a replay from its bots and compare every turn; names the first
-    /// turn that differs.
+    /// Re-run a match from its bots and compare every turn; names the first
+    /// turn that differs. Each bot is looked up by sha256 in the --bots
+    /// folders, then the bot store, then the module cache.
     Verify {
-        replay: PathBuf,
-        /// Directories to look for the bots' .wasm files in (by sha256, then by
-        /// name). Default: the replay's directory and the current directory.
+        /// A replay file, or the id (or a unique prefix) of a match stored in the database.
+        replay: String,
+        /// Folders of .wasm files to look for the bots in. Default: the
+        /// replay's folder and the current one.
         #[arg(long)]
         bots: Vec<PathBuf>,
+        #[command(flatten)]
+        db: OptionalDbArg,
     },
     /// Write a page that plays the replay in a browser: one self-contained
     /// HTML file (no network), the board drawn turn by turn.
     Html {
-        replay: PathBuf,
+        /// A replay file, or the id (or a unique prefix) of a stored match.
+        replay: String,
         /// The page to write.
         #[arg(short, long)]
         out: PathBuf,
@@ -203,14 +224,38 @@ enum ReplayCommand {
         /// (gzip when the JSON is over 1 MiB).
         #[arg(long, default_value = "auto")]
         embed: EmbedArg,
+        #[command(flatten)]
+        db: OptionalDbArg,
     },
     /// Print what happened in a replay.
     Show {
-        replay: PathBuf,
+        /// A replay file, or the id (or a unique prefix) of a stored match.
+        replay: String,
         /// Print this turn in full (answers, faults, logs, refusals).
         #[arg(long)]
         turn: Option<u32>,
+        #[command(flatten)]
+        db: OptionalDbArg,
     },
+    /// Write the replay of a match stored in the database to a file.
+    Export {
+        /// The match id, or a unique prefix of it (`ludus matches` lists them).
+        #[arg(name = "MATCH")]
+        match_id: String,
+        /// The file to write (gzip when it ends in .gz).
+        #[arg(short, long)]
+        out: PathBuf,
+        #[command(flatten)]
+        db: OptionalDbArg,
+    },
+}
+
+/// The database a replay command may read stored matches and bots from.
+#[derive(Args)]
+pub(crate) struct OptionalDbArg {
+    /// The Ludus database (default: ludus.db, when it exists).
+    #[arg(long)]
+    pub(crate) db: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -274,10 +319,22 @@ fn main() {
             bots,
         } => play(&game, seed, map, config, out, limits.limits(), &bots),
         Command::Replay { command } => match command {
-            ReplayCommand::Verify { replay, bots } => verify(&replay, bots),
-            ReplayCommand::Show { replay, turn } => show(&replay, turn),
-            ReplayCommand::Html { replay, out, embed } => replay_html(&replay, &out, embed),
+            ReplayCommand::Verify { replay, bots, db } => verify(&replay, bots, &db),
+            ReplayCommand::Show { replay, turn, db } => show(&replay, turn, &db),
+            ReplayCommand::Html {
+                replay,
+                out,
+                embed,
+                db,
+            } => replay_html(&replay, &out, embed, &db),
+            ReplayCommand::Export { match_id, out, db } => export(&match_id, &out, &db),
         },
+        Command::Matches {
+            ladder,
+            game,
+            bot,
+            db,
+        } => list_matches(ladder, game.as_deref(), bot.as_deref(), &db.db),
         Command::Submit {
             bot,
             name,
@@ -312,22 +369,58 @@ fn main() {
             sprt,
             seed,
             max_pairs,
+            config,
             threads,
             limits,
-        } => match_up(
-            &a,
-            &b,
-            &game,
-            &sprt,
+        } => match_up(MatchUpArgs {
+            a: &a,
+            b: &b,
+            game: &game,
+            sprt: &sprt,
             seed,
             max_pairs,
+            config: config.as_deref(),
             threads,
-            limits.limits(),
-        ),
+            limits: limits.limits(),
+        }),
     };
     if let Err(e) = result {
-        eprintln!("error: {e:#}");
+        eprintln!("error: {}", one_line(&e));
         std::process::exit(1);
+    }
+}
+
+/// The error and its causes on one line, each said once: a cause whose
+/// text is already in the line (a message that quotes its source) is left
+/// out, and line breaks inside a message become spaces.
+fn one_line(e: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in e.chain() {
+        let text = cause
+            .to_string()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        if text.is_empty() || line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
+}
+
+/// A game's `--config`: `null` when not given.
+pub(crate) fn game_config(game: &str, text: Option<&str>) -> Result<serde_json::Value> {
+    match text {
+        None => Ok(serde_json::Value::Null),
+        Some(text) => serde_json::from_str(text).map_err(|e| {
+            anyhow::anyhow!(
+                "--config is not JSON ({e}); give an object of {game}'s options, as docs/games/{game}.md lists them"
+            )
+        }),
     }
 }
 
@@ -411,311 +504,12 @@ fn build_bot(source: &Path, out: &Path) -> Result<()> {
     Ok(())
 }
 
-fn load_bots(sandbox: &Sandbox, paths: &[PathBuf]) -> Result<Vec<Arc<ludus_host::BotModule>>> {
-    paths
-        .iter()
-        .map(|p| {
-            sandbox
-                .load_file(p)
-                .with_context(|| format!("cannot use {} as a bot", p.display()))
-        })
-        .collect()
-}
-
-fn play(
-    game: &str,
-    seed: u64,
-    map: Option<PathBuf>,
-    config: Option<String>,
-    out: Option<PathBuf>,
-    limits: Limits,
-    bot_paths: &[PathBuf],
-) -> Result<()> {
-    let mut config: serde_json::Value = match config {
-        Some(text) => serde_json::from_str(&text).context("--config is not valid JSON")?,
-        None => serde_json::Value::Null,
-    };
-    if let Some(map) = map {
-        let text = std::fs::read_to_string(&map)
-            .with_context(|| format!("cannot read map file {}", map.display()))?;
-        let value: serde_json::Value = serde_json::from_str(&text)
-            .with_context(|| format!("map file {} is not valid JSON", map.display()))?;
-        if config.is_null() {
-            config = serde_json::json!({});
-        }
-        let Some(obj) = config.as_object_mut() else {
-            bail!("--config must be a JSON object");
-        };
-        obj.insert("map".into(), value);
-    }
-    let sandbox = Sandbox::new()?;
-    let bots = load_bots(&sandbox, bot_paths)?;
-    let spec = ludus_host::MatchSpec {
-        game: game.to_string(),
-        config,
-        seed,
-        limits,
-        bots,
-    };
-    let replay = ludus_host::play(&spec)?;
-    let out = out.unwrap_or_else(|| {
-        PathBuf::from("replays").join(format!(
-            "{}-{}-{}.json",
-            replay.game,
-            replay.seed,
-            &replay.match_id[..12]
-        ))
-    });
-    replay
-        .save(&out)
-        .with_context(|| format!("cannot write the replay to {}", out.display()))?;
-    print_result(&replay);
-    println!("replay   {}", out.display());
-    Ok(())
-}
-
-fn print_result(replay: &Replay) {
-    println!(
-        "{} v{}, seed {}, {} turns, match {}",
-        replay.game,
-        replay.rules_version,
-        replay.seed,
-        replay.turns.len(),
-        &replay.match_id[..12]
-    );
-    let faults = replay.fault_counts();
-    let last_scores = replay.turns.last().map(|t| t.scores.clone());
-    println!(
-        "{:<5} {:<24} {:>5} {:>8} {:>7} {:>8}  faults",
-        "seat", "bot", "place", "score", "ships", "refused"
-    );
-    for (seat, info) in replay.seats.iter().enumerate() {
-        let (place, score) = match &replay.outcome {
-            Some(o) => (
-                o.placements[seat].to_string(),
-                format!("{}", o.scores[seat]),
-            ),
-            None => ("-".into(), "-".into()),
-        };
-        let ships = last_scores
-            .as_ref()
-            .map(|s| format!("{}", s[seat]))
-            .unwrap_or_default();
-        let refused: usize = replay
-            .turns
-            .iter()
-            .map(|t| t.seats[seat].refused.len())
-            .sum();
-        let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
-        for t in &replay.turns {
-            if let Some(f) = &t.seats[seat].fault {
-                *kinds.entry(f.kind.to_string()).or_default() += 1;
-            }
-        }
-        let out_turn = replay
-            .turns
-            .iter()
-            .find(|t| t.seats[seat].out)
-            .map(|t| t.turn);
-        let mut fault_text = if faults[seat] == 0 {
-            "none".to_string()
-        } else {
-            kinds
-                .iter()
-                .map(|(k, n)| format!("{n}× {k}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        if let Some(t) = out_turn {
-            fault_text.push_str(&format!(" (out from turn {t})"));
-        }
-        println!(
-            "{:<5} {:<24} {:>5} {:>8} {:>7} {:>8}  {}",
-            seat,
-            clip(&info.name, 24),
-            place,
-            score,
-            ships,
-            refused,
-            fault_text
-        );
-        if let Some(first) = replay.turns.iter().find_map(|t| {
-            t.seats[seat]
-                .fault
-                .as_ref()
-                .map(|f| format!("turn {}: {f}", t.turn))
-        }) {
-            println!("      first fault: {}", clip(&first, 160));
-        }
-    }
-    match (&replay.outcome, &replay.aborted) {
-        (_, Some(why)) => println!("result   aborted, not scored: {why}"),
-        (Some(o), None) => println!("result   {}", o.reason),
-        (None, None) => println!("result   unfinished"),
-    }
-}
-
-fn clip(s: &str, n: usize) -> String {
+pub(crate) fn clip(s: &str, n: usize) -> String {
     if s.chars().count() <= n {
         s.to_string()
     } else {
         format!("{}…", s.chars().take(n - 1).collect::<String>())
     }
-}
-
-/// Indexes the .wasm files of `dirs` by sha256 and by name.
-fn index_bots(dirs: &[PathBuf]) -> Result<(BTreeMap<String, PathBuf>, BTreeMap<String, PathBuf>)> {
-    use ludus_host::sandbox::sha256_hex;
-    let mut by_sha = BTreeMap::new();
-    let mut by_name = BTreeMap::new();
-    for dir in dirs {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            continue;
-        };
-        let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-        paths.sort();
-        for p in paths {
-            if p.extension().is_some_and(|e| e == "wasm") {
-                let bytes =
-                    std::fs::read(&p).with_context(|| format!("cannot read {}", p.display()))?;
-                by_sha
-                    .entry(sha256_hex(&bytes))
-                    .or_insert_with(|| p.clone());
-                if let Some(stem) = p.file_stem() {
-                    by_name
-                        .entry(stem.to_string_lossy().into_owned())
-                        .or_insert(p.clone());
-                }
-            }
-        }
-    }
-    Ok((by_sha, by_name))
-}
-
-fn verify(path: &Path, mut dirs: Vec<PathBuf>) -> Result<()> {
-    let replay = Replay::load(path)?;
-    if dirs.is_empty() {
-        dirs.push(path.parent().map(Path::to_path_buf).unwrap_or_default());
-        dirs.push(PathBuf::from("."));
-    }
-    let (by_sha, by_name) = index_bots(&dirs)?;
-    let where_ = dirs
-        .iter()
-        .map(|d| d.display().to_string())
-        .collect::<Vec<_>>()
-        .join(", ");
-    let mut paths = Vec::new();
-    for (seat, info) in replay.seats.iter().enumerate() {
-        if let Some(p) = by_sha.get(&info.sha256) {
-            paths.push(p.clone());
-        } else if let Some(p) = by_name.get(&info.name) {
-            eprintln!(
-                "warning: seat {seat}: no bot with sha256 {} in {where_}; trying {} (a different build of `{}`)",
-                &info.sha256[..12],
-                p.display(),
-                info.name
-            );
-            paths.push(p.clone());
-        } else {
-            bail!(
-                "seat {seat}: bot `{}` (sha256 {}) is not in {where_}; pass --bots DIR with its .wasm",
-                info.name,
-                &info.sha256[..12]
-            );
-        }
-    }
-    let sandbox = Sandbox::new()?;
-    // Each bot keeps its recorded name, whatever its file is called here.
-    let bots = paths
-        .iter()
-        .zip(&replay.seats)
-        .map(|(p, info)| {
-            sandbox
-                .load_file_named(&info.name, p)
-                .with_context(|| format!("cannot use {} as a bot", p.display()))
-        })
-        .collect::<Result<Vec<_>>>()?;
-    match ludus_host::verify(&replay, bots)? {
-        None => {
-            println!(
-                "verified: {} turns of {} (match {}) re-ran identically",
-                replay.turns.len(),
-                replay.game,
-                &replay.match_id[..12]
-            );
-            Ok(())
-        }
-        Some(d) => bail!("{} does not reproduce: {d}", path.display()),
-    }
-}
-
-fn replay_html(path: &Path, out: &Path, embed: EmbedArg) -> Result<()> {
-    let replay = Replay::load(path)?;
-    let embed = match embed {
-        EmbedArg::Auto => ludus_viewer::Embed::Auto,
-        EmbedArg::Json => ludus_viewer::Embed::Json,
-        EmbedArg::Gzip => ludus_viewer::Embed::Gzip,
-    };
-    let (html, notes) = ludus_viewer::replay_page(&replay, embed);
-    for note in notes {
-        eprintln!("warning: {}: {note}", path.display());
-    }
-    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    std::fs::write(out, html).with_context(|| format!("cannot write {}", out.display()))?;
-    println!(
-        "wrote {} ({} turns of {}); open it in a browser",
-        out.display(),
-        replay.turns.len(),
-        replay.game
-    );
-    Ok(())
-}
-
-fn show(path: &Path, turn: Option<u32>) -> Result<()> {
-    let replay = Replay::load(path)?;
-    if let Some(t) = turn {
-        let Some(rec) = replay.turns.iter().find(|r| r.turn == t) else {
-            bail!(
-                "{} has turns 1 to {}; there is no turn {t}",
-                path.display(),
-                replay.turns.len()
-            );
-        };
-        println!("turn {t}, state {}", &rec.state_hash[..16]);
-        for (seat, s) in rec.seats.iter().enumerate() {
-            println!("seat {seat} ({}), fuel {}", replay.seats[seat].name, s.fuel);
-            if s.out {
-                println!("  out of the match");
-            }
-            if let Some(a) = &s.answer {
-                println!("  answer  {}", clip(a, 400));
-            }
-            if let Some(f) = &s.fault {
-                println!("  fault   {f}");
-            }
-            for r in &s.refused {
-                println!("  refused {}: {}", r.kind, r.reason);
-            }
-            if !s.log.is_empty() {
-                println!(
-                    "  log     {}",
-                    clip(s.log.trim_end(), 400).replace('\n', "\n          ")
-                );
-            }
-            if s.log_dropped > 0 {
-                println!("  log     ({} bytes dropped over the cap)", s.log_dropped);
-            }
-        }
-        println!("scores  {:?}", rec.scores);
-        return Ok(());
-    }
-    for (seat, info) in replay.seats.iter().enumerate() {
-        println!("seat {seat}: {} (sha256 {})", info.name, &info.sha256[..16]);
-    }
-    print_result(&replay);
-    Ok(())
 }
 
 fn engine_run(
@@ -728,10 +522,7 @@ fn engine_run(
     use std::io::{BufRead, Write};
     let info = ludus_engine::registry::info(game)?;
     let players = players.unwrap_or(info.fewest_seats());
-    let config: serde_json::Value = match config {
-        Some(text) => serde_json::from_str(text).context("--config is not JSON")?,
-        None => serde_json::Value::Null,
-    };
+    let config = game_config(game, config)?;
     let mut g = ludus_engine::new_game(game, &config, seed, players)?;
     let input: Box<dyn BufRead> = if actions == Path::new("-") {
         Box::new(std::io::stdin().lock())
@@ -770,4 +561,23 @@ fn engine_run(
     }
     out.flush()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_line;
+
+    #[test]
+    fn an_error_prints_on_one_line_with_each_cause_once() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "gone (os error 2)");
+        let quoted = anyhow::Error::new(io)
+            .context("cannot read m.json: gone (os error 2)")
+            .context("cannot verify m.json");
+        assert_eq!(
+            one_line(&quoted),
+            "cannot verify m.json: cannot read m.json: gone (os error 2)"
+        );
+        let dump = anyhow::anyhow!("expected=[\n    0x0,\n    0x61,\n] actual").context("bad");
+        assert_eq!(one_line(&dump), "bad: expected=[ 0x0, 0x61, ] actual");
+    }
 }

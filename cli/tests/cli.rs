@@ -231,10 +231,14 @@ fn verify_without_the_bots_says_which_bot_is_missing_and_what_to_do() {
     assert!(o.status.success(), "{}", text(&o));
     let empty = PathBuf::from(dir.path()).join("empty");
     std::fs::create_dir(&empty).unwrap();
-    let o = ludus(
+    // A fresh module cache: the one the tests share has every example bot.
+    let o = ludus_cmd(
         &["replay", "verify", "m.json", "--bots", "empty"],
         dir.path(),
-    );
+    )
+    .env("LUDUS_CACHE_DIR", dir.path().join("fresh-cache"))
+    .output()
+    .unwrap();
     let t = text(&o);
     assert!(!o.status.success());
     assert!(

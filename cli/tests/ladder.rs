@@ -7,21 +7,6 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-fn submit(dir: &Path, file: &str, name: &str) {
-    let o = ludus(
-        &[
-            "submit",
-            &bot(file),
-            "--name",
-            name,
-            "--game",
-            "planet-wars",
-        ],
-        dir,
-    );
-    assert!(o.status.success(), "{}", text(&o));
-}
-
 fn results(db: &Path) -> Vec<(i64, String)> {
     let c = rusqlite::Connection::open(db).unwrap();
     let mut s = c
@@ -57,6 +42,30 @@ fn submit_refuses_a_bot_that_fails_its_check_with_the_reason() {
     assert!(!text(&o).contains(" p "), "nothing stored: {}", text(&o));
 }
 
+/// Starts `ludus args` (a ladder run) in the background and returns once
+/// it has committed `n` results.
+fn start_ladder(args: &[&str], dir: &Path, n: usize) -> std::process::Child {
+    let db = dir.join("ludus.db");
+    let mut child = ludus_cmd(args, dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while !db.exists() || results(&db).len() < n {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "the ladder made no progress"
+        );
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the ladder ended before it could be stopped"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child
+}
+
 #[test]
 fn a_ladder_killed_with_sigkill_resumes_without_losing_or_replaying_a_match() {
     let dir = tempfile::tempdir().unwrap();
@@ -79,27 +88,7 @@ fn a_ladder_killed_with_sigkill_resumes_without_losing_or_replaying_a_match() {
     ];
     let total = 12 * 12;
 
-    let mut child = ludus_cmd(&args, dir.path())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    loop {
-        let n = if db.exists() { results(&db).len() } else { 0 };
-        if n >= 10 {
-            break;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(120),
-            "the ladder made no progress"
-        );
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the ladder ended before it could be killed"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let mut child = start_ladder(&args, dir.path(), 10);
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
     let before = results(&db);
@@ -241,4 +230,48 @@ fn match_up_accepts_h1_for_the_stronger_bot_and_prints_llr_elo_and_los() {
         "{t}"
     );
     assert!(t.contains("H1 accepted"), "{t}");
+}
+
+/// A second `ladder run` of a ladder another live process is playing says
+/// which process, plays nothing, and the ladder finishes once the first is
+/// gone (here killed: its claim dies with it).
+#[test]
+fn a_second_ladder_run_of_a_ladder_in_play_names_the_process_and_plays_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    submit(d, "planet_wars_expander", "expander");
+    submit(d, "planet_wars_random", "random");
+    submit(d, "planet_wars_idle", "idle");
+    let args = [
+        "ladder",
+        "run",
+        "--game",
+        "planet-wars",
+        "--rounds",
+        "12",
+        "--seed",
+        "3",
+        "--threads",
+        "1",
+    ];
+    let mut first = start_ladder(&args, d, 1);
+    let o = ludus(&args, d);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(
+        t.contains("is being played by another process")
+            && t.contains(&format!("pid {} on host", first.id()))
+            && t.contains("since 20")
+            && t.contains("nothing was played here"),
+        "{t}"
+    );
+    assert!(!t.contains("damaged") && !t.contains("UNIQUE"), "{t}");
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let played_before = results(&d.join("ludus.db")).len();
+    let o = ludus(&args, d);
+    assert!(o.status.success(), "{}", text(&o));
+    let total = 12 * 6;
+    assert!(played_before < total);
+    assert_eq!(results(&d.join("ludus.db")).len(), total, "each match once");
 }

@@ -7,6 +7,7 @@
 //! [`kaggle`] holds what the two Kaggle ports (Kore and Halite) share.
 
 pub mod claim;
+pub mod fences;
 pub mod grid;
 pub mod halite;
 pub mod kaggle;
@@ -29,7 +30,7 @@ pub type Seat = usize;
 /// Why a game could not be set up.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
-    #[error("unknown game `{0}`; `ludus games` lists the games there are")]
+    #[error("unknown game `{0}`; the games are {games}", games = registry::ids_text())]
     UnknownGame(String),
     #[error("{game} is played by {allowed} players, not {got}")]
     PlayerCount {

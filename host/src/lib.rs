@@ -17,11 +17,13 @@ pub mod play;
 pub mod replay;
 pub mod sandbox;
 pub mod seat;
+pub mod summary;
 pub mod wasi;
 
 pub use fault::{Fault, FaultKind};
 pub use limits::{Limits, FUEL_PER_SECOND};
 pub use play::{play, play_observed, verify, MatchSpec, PlayError};
-pub use replay::{Divergence, Replay, ReplayError};
+pub use replay::{short_id, Divergence, Replay, ReplayError};
 pub use sandbox::{BotKind, BotModule, LoadError, Sandbox, SandboxOptions, WASMTIME_VERSION};
 pub use seat::HostError;
+pub use summary::{SeatSummary, Summary};

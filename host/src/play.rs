@@ -28,6 +28,13 @@ pub enum PlayError {
     Engine(#[from] EngineError),
     #[error(transparent)]
     Host(#[from] HostError),
+    #[error("the match was played under {game} rules v{recorded}; this Ludus plays v{current} and cannot re-run it (Ludus {ludus_version} recorded it: use that version)")]
+    RulesVersion {
+        game: String,
+        recorded: u32,
+        current: u32,
+        ludus_version: String,
+    },
 }
 
 /// Plays a match to its end and returns its replay. A bot's faults are
@@ -154,6 +161,15 @@ pub fn verify(
     recorded: &Replay,
     bots: Vec<Arc<BotModule>>,
 ) -> Result<Option<crate::replay::Divergence>, PlayError> {
+    let current = ludus_engine::registry::info(&recorded.game)?.rules_version;
+    if current != recorded.rules_version {
+        return Err(PlayError::RulesVersion {
+            game: recorded.game.clone(),
+            recorded: recorded.rules_version,
+            current,
+            ludus_version: recorded.ludus_version.clone(),
+        });
+    }
     let spec = MatchSpec {
         game: recorded.game.clone(),
         // The setup rebuilds the very same game even if a generator changed.

@@ -149,19 +149,36 @@ impl Replay {
         enc.finish().expect("writing to a Vec")
     }
 
-    /// Parses replay bytes (JSON, or gzip of it).
+    /// Parses replay bytes (JSON, or gzip of it). Anything that is not a
+    /// whole replay of this format, with as many seats in every turn as in
+    /// its header, is an error that says what is wrong, never a panic later.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, ReplayError> {
+        const TRUNCATED: &str =
+            "the file is truncated (was it still being written, or cut short when copied?)";
         let json = if bytes.starts_with(&[0x1f, 0x8b]) {
             let mut out = Vec::new();
             flate2::read::GzDecoder::new(bytes)
                 .read_to_end(&mut out)
-                .map_err(|e| ReplayError::Parse(format!("bad gzip: {e}")))?;
+                .map_err(|e| {
+                    ReplayError::Parse(if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                        format!("its gzip stream ends early: {TRUNCATED}")
+                    } else {
+                        format!("bad gzip: {e}")
+                    })
+                })?;
             out
         } else {
             bytes.to_vec()
         };
-        let replay: Replay =
-            serde_json::from_slice(&json).map_err(|e| ReplayError::Parse(e.to_string()))?;
+        let replay: Replay = serde_json::from_slice(&json).map_err(|e| {
+            ReplayError::Parse(if e.is_eof() && !json.is_empty() {
+                format!("it ends early, at byte {}: {TRUNCATED}", json.len())
+            } else if json.is_empty() {
+                "the file is empty".into()
+            } else {
+                e.to_string()
+            })
+        })?;
         if replay.format != REPLAY_FORMAT {
             return Err(ReplayError::Parse(format!(
                 "format is `{}`, not `{REPLAY_FORMAT}`",
@@ -174,20 +191,60 @@ impl Replay {
                 replay.format_version
             )));
         }
+        replay.check_shape().map_err(ReplayError::Parse)?;
         Ok(replay)
+    }
+
+    /// Every per-seat list has one entry per seat of the header.
+    fn check_shape(&self) -> Result<(), String> {
+        let seats = self.seats.len();
+        if seats == 0 {
+            return Err("it has no seats".into());
+        }
+        for t in &self.turns {
+            if t.seats.len() != seats || t.scores.len() != seats {
+                return Err(format!(
+                    "turn {} has {} seats and {} scores, but the replay has {seats} seats",
+                    t.turn,
+                    t.seats.len(),
+                    t.scores.len()
+                ));
+            }
+        }
+        if let Some(o) = &self.outcome {
+            if o.scores.len() != seats || o.placements.len() != seats {
+                return Err(format!(
+                    "its outcome has {} scores and {} places, but the replay has {seats} seats",
+                    o.scores.len(),
+                    o.placements.len()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The match id as people quote it (see [`short_id`]).
+    pub fn short_id(&self) -> &str {
+        short_id(&self.match_id)
     }
 
     /// Writes the replay to `path` (gzip when it ends in `.gz`).
     pub fn save(&self, path: &Path) -> Result<(), ReplayError> {
         let gzip = path.extension().is_some_and(|e| e == "gz");
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| ReplayError::Io(dir.to_path_buf(), e))?;
+            std::fs::create_dir_all(dir).map_err(|e| ReplayError::Write(dir.to_path_buf(), e))?;
         }
-        std::fs::write(path, self.to_bytes(gzip)).map_err(|e| ReplayError::Io(path.into(), e))
+        std::fs::write(path, self.to_bytes(gzip)).map_err(|e| ReplayError::Write(path.into(), e))
     }
 
     /// Reads a replay file.
     pub fn load(path: &Path) -> Result<Self, ReplayError> {
+        if path.is_dir() {
+            return Err(ReplayError::File(
+                path.into(),
+                "it is a directory; give a replay file (.json or .json.gz)".into(),
+            ));
+        }
         let bytes = std::fs::read(path).map_err(|e| ReplayError::Io(path.into(), e))?;
         Replay::from_bytes(&bytes).map_err(|e| match e {
             ReplayError::Parse(m) => ReplayError::File(path.into(), m),
@@ -223,9 +280,9 @@ impl Replay {
                 notes.push(format!(
                     "seat {i} was `{}` ({}) and is now `{}` ({})",
                     a.name,
-                    short(&a.sha256),
+                    short_id(&a.sha256),
                     b.name,
-                    short(&b.sha256)
+                    short_id(&b.sha256)
                 ));
             }
         }
@@ -305,8 +362,8 @@ impl Replay {
                     a.turn,
                     format!(
                         "state hash: recorded {}, re-run {}",
-                        short(&a.state_hash),
-                        short(&b.state_hash)
+                        short_id(&a.state_hash),
+                        short_id(&b.state_hash)
                     ),
                 ));
             }
@@ -318,8 +375,14 @@ impl Replay {
     }
 }
 
-fn short(hash: &str) -> &str {
-    &hash[..hash.len().min(12)]
+/// The first 12 characters of a match id or a hash, as people quote it
+/// (`ludus` accepts any unique prefix back). The whole text when shorter:
+/// an id from a foreign replay may be anything.
+pub fn short_id(id: &str) -> &str {
+    match id.char_indices().nth(12) {
+        Some((end, _)) => &id[..end],
+        None => id,
+    }
 }
 
 fn clip(s: Option<&str>) -> String {
@@ -352,8 +415,10 @@ impl std::fmt::Display for Divergence {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
-    #[error("{0}: {1}")]
+    #[error("cannot read replay {0}: {1}")]
     Io(PathBuf, std::io::Error),
+    #[error("cannot write {0}: {1}")]
+    Write(PathBuf, std::io::Error),
     #[error("{0} is not a Ludus replay: {1}")]
     File(PathBuf, String),
     #[error("not a Ludus replay: {0}")]

@@ -39,6 +39,16 @@ pub enum LoadError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("there is no file {0}; check the path")]
+    Missing(PathBuf),
+    #[error("{0} is a directory, not a bot; give the .wasm file inside it")]
+    Directory(PathBuf),
+    #[error(
+        "bot `{bot}` is an empty file; build it again (a bot is a .wasm file of a few kB at least)"
+    )]
+    Empty { bot: String },
+    #[error("bot `{bot}` is not WebAssembly: it starts with {found}, not the wasm header `\\0asm`. Give the .wasm file your build wrote (for Rust: target/wasm32-wasip1/release/NAME.wasm)")]
+    NotWasm { bot: String, found: String },
     #[error("bot `{bot}` imports `{module}::{name}`; bots may import only `wasi_snapshot_preview1` functions. Remove the import (build for wasm32-wasip1 without other host bindings).")]
     ForbiddenImport {
         bot: String,
@@ -84,8 +94,35 @@ impl LoadError {
     fn compile(bot: &str, reason: impl std::fmt::Display) -> LoadError {
         LoadError::Compile {
             bot: bot.to_string(),
-            reason: format!("{reason:#}"),
+            // One line: wasmparser's messages may hold pretty-printed lists.
+            reason: format!("{reason:#}")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" "),
         }
+    }
+
+    /// Refuses bytes that cannot be WebAssembly before any parser sees them,
+    /// so the message says what the file is rather than how parsing failed.
+    fn check_header(bot: &str, wasm: &[u8]) -> Result<(), LoadError> {
+        if wasm.is_empty() {
+            return Err(LoadError::Empty {
+                bot: bot.to_string(),
+            });
+        }
+        if !wasm.starts_with(b"\0asm") {
+            let head = &wasm[..wasm.len().min(4)];
+            let found = if head.iter().all(|b| b.is_ascii_graphic() || *b == b' ') {
+                format!("the text `{}`", String::from_utf8_lossy(head))
+            } else {
+                format!("the bytes {}", hex::encode(head))
+            };
+            return Err(LoadError::NotWasm {
+                bot: bot.to_string(),
+                found,
+            });
+        }
+        Ok(())
     }
 }
 
@@ -411,27 +448,29 @@ impl Sandbox {
     /// neither read nor hashed again: its sha256 is remembered by its
     /// metadata, as git remembers what its files hold.
     pub fn load_file_named(&self, name: &str, path: &Path) -> Result<Arc<BotModule>, LoadError> {
-        let read_err = |source| LoadError::Read {
-            path: path.to_path_buf(),
-            source,
-        };
-        let memo = self.options.cache_dir.as_deref().map(FileMemo::new);
-        let before = std::fs::metadata(path).map_err(read_err)?;
-        if let Some(sha256) = memo.as_ref().and_then(|m| m.sha256(path, &before)) {
+        let file = BotFile::open(path, self.options.cache_dir.as_deref())?;
+        if let Some(sha256) = file.remembered_sha256() {
             if let Some(bot) = self.load_compiled(name, &sha256)? {
                 return Ok(bot);
             }
         }
-        let bytes = std::fs::read(path).map_err(read_err)?;
+        let bytes = file.read()?;
         let bot = self.load(name, &bytes)?;
-        // Recorded only if the file did not change while it was read.
-        if let Some(memo) = memo {
-            let after = std::fs::metadata(path).map_err(read_err)?;
-            if Stamp::of(&before).is_some_and(|stamp| Some(stamp) == Stamp::of(&after)) {
-                memo.record(path, &after, &bot.sha256);
-            }
-        }
+        file.remember(&bot.sha256)?;
         Ok(bot)
+    }
+
+    /// The sha256 of the file at `path`: remembered by its metadata when it
+    /// was hashed before (as [`Sandbox::load_file_named`] does), else read
+    /// and hashed, and remembered once the file has settled.
+    pub fn file_sha256(&self, path: &Path) -> Result<String, LoadError> {
+        let file = BotFile::open(path, self.options.cache_dir.as_deref())?;
+        if let Some(sha256) = file.remembered_sha256() {
+            return Ok(sha256);
+        }
+        let sha256 = sha256_hex(&file.read()?);
+        file.remember(&sha256)?;
+        Ok(sha256)
     }
 
     /// Checks, compiles (once per process, and cached on disk) and pre-links
@@ -496,6 +535,7 @@ impl Sandbox {
     /// Compiles a bot's bytes, and stores the result in the disk cache.
     fn compile(&self, name: &str, wasm: &[u8], sha256: &str) -> Result<Compiled, LoadError> {
         let compile_err = |e: wasmtime::Error| LoadError::compile(name, e);
+        LoadError::check_header(name, wasm)?;
         self.check_memory(name, wasm)?;
         let compiled = if wasmparser::Parser::is_component(wasm) {
             Compiled::Component(
@@ -711,6 +751,58 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> 
 }
 
 /// Checks the ABI v1 exports; returns whether `_initialize` is exported.
+/// A bot file being loaded: its metadata before reading, and the file memo
+/// that may know its sha256.
+struct BotFile<'a> {
+    path: &'a Path,
+    before: std::fs::Metadata,
+    memo: Option<FileMemo>,
+}
+
+impl<'a> BotFile<'a> {
+    fn open(path: &'a Path, cache_dir: Option<&Path>) -> Result<Self, LoadError> {
+        let before = std::fs::metadata(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => LoadError::Missing(path.to_path_buf()),
+            _ => Self::read_error(path, e),
+        })?;
+        if before.is_dir() {
+            return Err(LoadError::Directory(path.to_path_buf()));
+        }
+        Ok(BotFile {
+            path,
+            before,
+            memo: cache_dir.map(FileMemo::new),
+        })
+    }
+
+    fn read_error(path: &Path, source: std::io::Error) -> LoadError {
+        LoadError::Read {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
+    /// The sha256 recorded for this very version of the file, if any.
+    fn remembered_sha256(&self) -> Option<String> {
+        self.memo.as_ref()?.sha256(self.path, &self.before)
+    }
+
+    fn read(&self) -> Result<Vec<u8>, LoadError> {
+        std::fs::read(self.path).map_err(|e| Self::read_error(self.path, e))
+    }
+
+    /// Records `sha256` for the file, only if it did not change while read.
+    fn remember(&self, sha256: &str) -> Result<(), LoadError> {
+        if let Some(memo) = &self.memo {
+            let after = std::fs::metadata(self.path).map_err(|e| Self::read_error(self.path, e))?;
+            if Stamp::of(&self.before).is_some_and(|stamp| Some(stamp) == Stamp::of(&after)) {
+                memo.record(self.path, &after, sha256);
+            }
+        }
+        Ok(())
+    }
+}
+
 fn check_exports(bot: &str, module: &Module) -> Result<bool, LoadError> {
     let func = |name: &'static str,
                 expected: &'static str,

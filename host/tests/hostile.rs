@@ -270,9 +270,22 @@ fn export_of_the_wrong_type_is_refused() {
 }
 
 #[test]
-fn bytes_that_are_not_wasm_are_refused() {
+fn bytes_that_are_not_wasm_are_refused_saying_what_they_start_with() {
     let err = sandbox()
         .load("garbage", b"#!/bin/sh\nrm -rf /\n")
         .unwrap_err();
+    assert!(matches!(err, LoadError::NotWasm { .. }), "{err}");
+    assert!(err.to_string().contains("the text `#!/b`"), "{err}");
+    let err = sandbox()
+        .load("binary", &[0xff, 0xd8, 0xff, 0xe0, 1])
+        .unwrap_err();
+    assert!(err.to_string().contains("the bytes ffd8ffe0"), "{err}");
+    let err = sandbox().load("nothing", b"").unwrap_err();
+    assert!(matches!(err, LoadError::Empty { .. }), "{err}");
+    // The header, then garbage: the validator's message, on one line.
+    let err = sandbox()
+        .load("broken", b"\0asm\x01\0\0\0\xff\xff\xff")
+        .unwrap_err();
     assert!(matches!(err, LoadError::Compile { .. }), "{err}");
+    assert!(!err.to_string().contains('\n'), "{err}");
 }

@@ -146,3 +146,77 @@ fn verify_catches_an_edited_seed() {
         .expect("the edit is found");
     assert!(d.what.contains("match id"), "{d}");
 }
+
+/// A replay from elsewhere may hold anything: ids of any length, lists of
+/// any size, a file cut short. Reading it is an error that says what is
+/// wrong, or a replay whose summary and comparison work; never a panic.
+#[test]
+fn a_foreign_replay_is_read_or_refused_with_a_reason_never_a_panic() {
+    let good = expander_vs_random(5);
+    let json: serde_json::Value = serde_json::from_slice(&good.to_bytes(false)).unwrap();
+    let parse = |v: &serde_json::Value| Replay::from_bytes(v.to_string().as_bytes());
+
+    // Short, odd ids: quoted as they are.
+    let mut odd = json.clone();
+    odd["match_id"] = "é1".into();
+    odd["seats"][0]["sha256"] = "ab".into();
+    odd["turns"][0]["state_hash"] = "".into();
+    let replay = parse(&odd).unwrap();
+    assert_eq!(replay.short_id(), "é1");
+    assert_eq!(ludus_host::short_id("0123456789abcdef"), "0123456789ab");
+    let summary = replay.summary();
+    assert_eq!(summary.score_unit, "ships");
+    assert_eq!(summary.seats.len(), 2);
+    let d = good.first_difference(&replay).expect("they differ");
+    assert!(d.to_string().contains("`planet_wars_expander` (ab)"), "{d}");
+
+    // A turn with a seat missing, an outcome with too few places.
+    let mut uneven = json.clone();
+    uneven["turns"][3]["seats"].as_array_mut().unwrap().pop();
+    let err = parse(&uneven).expect_err("refused").to_string();
+    assert!(err.contains("turn 4 has 1 seats"), "{err}");
+    let mut short_outcome = json.clone();
+    short_outcome["outcome"]["placements"] = serde_json::json!([1]);
+    let err = parse(&short_outcome).expect_err("refused").to_string();
+    assert!(err.contains("outcome has 2 scores and 1 places"), "{err}");
+    let mut no_seats = json.clone();
+    no_seats["seats"] = serde_json::json!([]);
+    assert!(parse(&no_seats).is_err());
+
+    // A missing field is named.
+    let mut missing = json.clone();
+    missing.as_object_mut().unwrap().remove("seed");
+    let err = parse(&missing).expect_err("refused").to_string();
+    assert!(err.contains("missing field `seed`"), "{err}");
+
+    // Cut short, plain or gzip.
+    for gzip in [false, true] {
+        let bytes = good.to_bytes(gzip);
+        let err = Replay::from_bytes(&bytes[..bytes.len() / 2])
+            .expect_err("refused")
+            .to_string();
+        assert!(err.contains("truncated"), "gzip {gzip}: {err}");
+    }
+    assert!(Replay::from_bytes(b"")
+        .expect_err("refused")
+        .to_string()
+        .contains("empty"));
+}
+
+/// A replay of another rules version is refused before any bot runs, with
+/// the version that recorded it.
+#[test]
+fn verify_refuses_a_replay_of_another_rules_version_naming_both() {
+    let mut replay = expander_vs_random(6);
+    replay.rules_version = 7;
+    let err = ludus_host::verify(
+        &replay,
+        vec![bot("planet_wars_expander"), bot("planet_wars_random")],
+    )
+    .expect_err("refused")
+    .to_string();
+    assert!(
+        err.contains("planet-wars rules v7; this Ludus plays v1"),
+        "{err}"
+    );
+}

@@ -27,6 +27,8 @@ pub struct LadderSpec {
 #[derive(Debug, thiserror::Error)]
 pub enum LadderError {
     #[error(transparent)]
+    Engine(#[from] ludus_engine::EngineError),
+    #[error(transparent)]
     Store(#[from] StoreError),
     #[error(transparent)]
     Schedule(#[from] ScheduleError),
@@ -46,6 +48,12 @@ pub enum LadderError {
     Rating(#[from] ratings::RatingError),
     #[error("cannot start {0} threads: {1}")]
     Threads(usize, String),
+    #[error("bot `{name}` plays no match of ladder {ladder}; its bots are {bots}")]
+    NotInLadder {
+        ladder: i64,
+        name: String,
+        bots: String,
+    },
 }
 
 /// The identity of a ladder: sha256 of everything that determines its matches.
@@ -89,6 +97,11 @@ pub struct Progress {
 /// Creates (or finds) the ladder and plays every match without a result, on
 /// `threads` threads, committing each result as it finishes. Calls
 /// `on_progress` after every commit. Returns the ladder id.
+///
+/// The process claims the ladder first ([`Store::claim_ladder`]): a second
+/// process running the same ladder is refused with the first one's pid,
+/// host and start, and plays nothing twice. The stored schedule is what is
+/// played, so a ladder keeps meaning the same matches.
 pub fn run(
     store: &mut Store,
     sandbox: &Sandbox,
@@ -96,12 +109,16 @@ pub fn run(
     threads: usize,
     mut on_progress: impl FnMut(Progress),
 ) -> Result<i64, LadderError> {
+    // The game, its seat count and its config, checked before anything is stored.
+    let game = ludus_engine::registry::info(&spec.game)?;
+    ludus_engine::new_game(&spec.game, &spec.config, 0, spec.players)?;
     let matches = schedule(
         &spec.kind,
         spec.bots.len(),
         spec.players,
         spec.rounds,
         spec.seed,
+        game,
     )?;
     let limits_json = serde_json::to_value(&spec.limits).expect("limits serialise");
     let id = store.ensure_ladder(
@@ -116,8 +133,10 @@ pub fn run(
         &spec.bots,
         &matches,
     )?;
+    let _claim = store.claim_ladder(id)?;
     let finished = store.finished(id)?;
-    let pending: Vec<ScheduledMatch> = matches
+    let pending: Vec<ScheduledMatch> = store
+        .schedule(id)?
         .into_iter()
         .filter(|m| !finished.contains(&m.index))
         .collect();

@@ -4,9 +4,11 @@
 //!
 //! [`ratings`] turns game results into Elo, Bradley–Terry and Weng–Lin
 //! ratings; [`sprt`] decides between two bots with a sequential test on game
-//! pairs. Both are pure and deterministic.
+//! pairs. Both are pure and deterministic. [`lookup`] finds what re-running
+//! a recorded match needs: its replay and its bots, by sha256.
 
 pub mod ladder;
+pub mod lookup;
 pub mod matchup;
 pub mod ratings;
 pub mod report;

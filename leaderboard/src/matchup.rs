@@ -3,6 +3,7 @@
 
 use crate::ratings::Outcome;
 use crate::sprt::{Sprt, SprtConfig, SprtError};
+use ludus_engine::GameInfo;
 use ludus_host::{BotModule, Limits, MatchSpec, PlayError};
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -25,6 +26,8 @@ pub struct MatchUp {
 #[derive(Debug, thiserror::Error)]
 pub enum MatchUpError {
     #[error(transparent)]
+    Engine(#[from] ludus_engine::EngineError),
+    #[error(transparent)]
     Sprt(#[from] SprtError),
     #[error("pair {pair}: {source}")]
     Play { pair: u64, source: PlayError },
@@ -32,13 +35,16 @@ pub enum MatchUpError {
     Aborted { pair: u64, reason: String },
 }
 
-/// The seed of pair `k`.
-pub fn pair_seed(seed: u64, k: u64) -> u64 {
-    ludus_engine::rng::derive_seed(seed, &format!("match-up/pair-{k}"))
+/// The seed of pair `k`, in `game`'s seed range as a ladder's match seeds are.
+pub fn pair_seed(game: &GameInfo, seed: u64, k: u64) -> u64 {
+    game.game_seed(ludus_engine::rng::derive_seed(
+        seed,
+        &format!("match-up/pair-{k}"),
+    ))
 }
 
-fn play_pair(m: &MatchUp, k: u64) -> Result<(Outcome, Outcome), MatchUpError> {
-    let seed = pair_seed(m.seed, k);
+fn play_pair(m: &MatchUp, game: &GameInfo, k: u64) -> Result<(Outcome, Outcome), MatchUpError> {
+    let seed = pair_seed(game, m.seed, k);
     let mut outcomes = [Outcome::Draw; 2];
     for (game, (seats, a_seat)) in [
         (vec![m.a.clone(), m.b.clone()], 0),
@@ -74,6 +80,9 @@ pub fn run(
     mut on_pair: impl FnMut(&Sprt),
 ) -> Result<Sprt, MatchUpError> {
     let mut sprt = Sprt::new(m.sprt)?;
+    // The game, its two seats and its config, checked before any match.
+    let game = ludus_engine::registry::info(&m.game)?;
+    ludus_engine::new_game(&m.game, &m.config, 0, 2)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
@@ -82,7 +91,8 @@ pub fn run(
     let mut next = 0u64;
     while next < m.max_pairs && sprt.decision().is_none() {
         let ks: Vec<u64> = (next..(next + batch).min(m.max_pairs)).collect();
-        let results: Vec<_> = pool.install(|| ks.par_iter().map(|&k| play_pair(m, k)).collect());
+        let results: Vec<_> =
+            pool.install(|| ks.par_iter().map(|&k| play_pair(m, game, k)).collect());
         for r in results {
             let (first, second) = r?;
             sprt.add_pair(first, second);

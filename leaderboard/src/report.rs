@@ -26,7 +26,11 @@ pub struct Row {
     /// First place shared.
     pub draws: u32,
     pub losses: u32,
-    /// Mean game score (the game's own score, 0..1), in percent.
+    /// Mean final score per game, in the game's own unit
+    /// ([`Leaderboard::score_unit`]: ships, kore, halite, cells, points).
+    pub score: f64,
+    /// The share of result points won, in percent, 0 to 100 for every
+    /// game: see [`result_points`].
     pub score_pct: f64,
     /// Turns with a fault, over all games.
     pub faults: u32,
@@ -56,8 +60,35 @@ pub struct Leaderboard {
     pub played: usize,
     pub scheduled: usize,
     pub rating_system: String,
+    /// What the game's score counts, heading [`Row::score`].
+    pub score_unit: String,
     pub rows: Vec<Row>,
     pub matches: Vec<MatchLine>,
+}
+
+/// The result points of `seat` in a match that ended in `placements`: the
+/// share of its opponents it finished ahead of, a tie counting half. With
+/// two seats that is 1 for a win, ½ for a draw and 0 for a loss; with four,
+/// a lone first place is 1, a lone second ⅔, and four seats tied ½ each.
+pub fn result_points(placements: &[u32], seat: usize) -> f64 {
+    let Some(&mine) = placements.get(seat) else {
+        return 0.0;
+    };
+    let opponents = placements.len().saturating_sub(1);
+    if opponents == 0 {
+        return 0.0;
+    }
+    let points: f64 = placements
+        .iter()
+        .enumerate()
+        .filter(|&(other, _)| other != seat)
+        .map(|(_, &theirs)| match mine.cmp(&theirs) {
+            std::cmp::Ordering::Less => 1.0,
+            std::cmp::Ordering::Equal => 0.5,
+            std::cmp::Ordering::Greater => 0.0,
+        })
+        .sum();
+    points / opponents as f64
 }
 
 /// Builds the leaderboard of ladder `id` from the store.
@@ -89,11 +120,13 @@ pub fn leaderboard(store: &Store, id: i64) -> Result<Leaderboard, LadderError> {
             wins: 0,
             draws: 0,
             losses: 0,
+            score: 0.0,
             score_pct: 0.0,
             faults: 0,
         })
         .collect();
     let mut score_sum = vec![0.0; n];
+    let mut points_sum = vec![0.0; n];
     for r in results.iter().filter(|r| r.aborted.is_none()) {
         let seats = &schedule[r.index as usize].seats;
         let firsts = r.placements.iter().filter(|&&p| p == 1).count();
@@ -107,14 +140,14 @@ pub fn leaderboard(store: &Store, id: i64) -> Result<Leaderboard, LadderError> {
                 _ => row.losses += 1,
             }
             score_sum[bot] += r.scores.get(seat).copied().unwrap_or(0.0);
+            points_sum[bot] += result_points(&r.placements, seat);
         }
     }
-    for (row, sum) in rows.iter_mut().zip(&score_sum) {
-        row.score_pct = if row.games == 0 {
-            0.0
-        } else {
-            100.0 * sum / row.games as f64
-        };
+    for (i, row) in rows.iter_mut().enumerate() {
+        if row.games > 0 {
+            row.score = score_sum[i] / row.games as f64;
+            row.score_pct = 100.0 * points_sum[i] / row.games as f64;
+        }
     }
     rows.sort_by(|a, b| {
         b.rating
@@ -143,6 +176,9 @@ pub fn leaderboard(store: &Store, id: i64) -> Result<Leaderboard, LadderError> {
             }
         })
         .collect();
+    let score_unit = ludus_engine::registry::info(&record.game)
+        .map_or("score", |g| g.score_unit)
+        .to_string();
     Ok(Leaderboard {
         ladder: id,
         game: record.game,
@@ -157,9 +193,75 @@ pub fn leaderboard(store: &Store, id: i64) -> Result<Leaderboard, LadderError> {
         } else {
             "Weng–Lin μ − 3σ (± 3σ)".into()
         },
+        score_unit,
         rows,
         matches,
     })
+}
+
+/// A scheduled match of a ladder and, once played, its result.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ListedMatch {
+    pub index: u32,
+    pub seed: u64,
+    /// Bot names, in seat order.
+    pub seats: Vec<String>,
+    /// `None` until the match is played.
+    pub played: Option<Played>,
+}
+
+/// What a played match came to.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Played {
+    pub placements: Vec<u32>,
+    pub turns: u32,
+    /// Why it ended, or why it was aborted.
+    pub reason: String,
+    pub match_id: String,
+}
+
+/// Every scheduled match of ladder `id`, in schedule order; only those
+/// with bot `bot` in a seat when it is given.
+pub fn list_matches(
+    store: &Store,
+    id: i64,
+    bot: Option<&str>,
+) -> Result<Vec<ListedMatch>, LadderError> {
+    let record = store.ladder(id)?;
+    if let Some(name) = bot {
+        if !record.bots.iter().any(|b| b.name == name) {
+            return Err(LadderError::NotInLadder {
+                ladder: id,
+                name: name.into(),
+                bots: record
+                    .bots
+                    .iter()
+                    .map(|b| b.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
+        }
+    }
+    Ok(store
+        .matches(id)?
+        .into_iter()
+        .map(|(m, result)| ListedMatch {
+            index: m.index,
+            seed: m.seed,
+            seats: m
+                .seats
+                .iter()
+                .map(|&b| record.bots[b].name.clone())
+                .collect(),
+            played: result.map(|r| Played {
+                placements: r.placements,
+                turns: r.turns,
+                reason: r.aborted.unwrap_or(r.reason),
+                match_id: r.match_id,
+            }),
+        })
+        .filter(|m| bot.is_none_or(|name| m.seats.iter().any(|s| s == name)))
+        .collect())
 }
 
 /// Output formats.
@@ -190,11 +292,15 @@ impl std::str::FromStr for Format {
     }
 }
 
-const HEADERS: [&str; 11] = [
-    "rank", "bot", "rating", "±", "elo", "games", "wins", "draws", "losses", "score %", "faults",
+/// Columns of the table, CSV aside; `SCORE` is headed with the game's unit.
+const COLUMNS: usize = 12;
+const SCORE: usize = 9;
+const HEADERS: [&str; COLUMNS] = [
+    "rank", "bot", "rating", "±", "elo", "games", "wins", "draws", "losses", "score", "score %",
+    "faults",
 ];
 
-fn cells(r: &Row) -> [String; 11] {
+fn cells(r: &Row) -> [String; COLUMNS] {
     [
         r.rank.to_string(),
         format!("{} v{}", r.bot, r.version),
@@ -205,12 +311,29 @@ fn cells(r: &Row) -> [String; 11] {
         r.wins.to_string(),
         r.draws.to_string(),
         r.losses.to_string(),
+        format!("{:.1}", r.score),
         format!("{:.1}", r.score_pct),
         r.faults.to_string(),
     ]
 }
 
 impl Leaderboard {
+    /// The column headers, the score column named after the game's unit.
+    pub fn headers(&self) -> [&str; COLUMNS] {
+        let mut h = HEADERS;
+        h[SCORE] = &self.score_unit;
+        h
+    }
+
+    /// What the score columns mean, for a line under the table.
+    pub fn legend(&self) -> String {
+        format!(
+            "{}: mean final {} per game; score %: share of result points (win 1, draw ½, loss 0; \
+             with more seats, the share of opponents finished ahead of, a tie counting half)",
+            self.score_unit, self.score_unit
+        )
+    }
+
     pub fn title(&self) -> String {
         format!(
             "{} {} ladder {} ({} seats, {} rounds, seed {}): {}/{} matches played",
@@ -238,15 +361,16 @@ impl Leaderboard {
     }
 
     fn table(&self) -> String {
-        let rows: Vec<[String; 11]> = self.rows.iter().map(cells).collect();
+        let headers = self.headers();
+        let rows: Vec<[String; COLUMNS]> = self.rows.iter().map(cells).collect();
         let width = |i: usize| {
             rows.iter()
                 .map(|r| r[i].chars().count())
-                .chain([HEADERS[i].chars().count()])
+                .chain([headers[i].chars().count()])
                 .max()
                 .unwrap_or(0)
         };
-        let widths: Vec<usize> = (0..11).map(width).collect();
+        let widths: Vec<usize> = (0..COLUMNS).map(width).collect();
         let mut out = format!("{}\nrated by {}\n", self.title(), self.rating_system);
         let line = |cells: &[String]| {
             cells
@@ -262,21 +386,26 @@ impl Leaderboard {
                 .collect::<Vec<_>>()
                 .join("  ")
         };
-        out.push_str(&line(&HEADERS.map(String::from)));
+        out.push_str(&line(&headers.map(String::from)));
         out.push('\n');
         for r in &rows {
             out.push_str(&line(r));
             out.push('\n');
         }
+        out.push_str(&self.legend());
+        out.push('\n');
         out
     }
 
     fn csv(&self) -> String {
-        let mut out = String::from("rank,bot,version,sha256,rating,interval,elo,games,wins,draws,losses,score_pct,faults\n");
+        let mut out = format!(
+            "rank,bot,version,sha256,rating,interval,elo,games,wins,draws,losses,{},score_pct,faults\n",
+            csv_field(&self.score_unit)
+        );
         for r in &self.rows {
             let _ = writeln!(
                 out,
-                "{},{},{},{},{:.3},{:.3},{:.3},{},{},{},{},{:.3},{}",
+                "{},{},{},{},{:.3},{:.3},{:.3},{},{},{},{},{:.3},{:.3},{}",
                 r.rank,
                 csv_field(&r.bot),
                 r.version,
@@ -288,6 +417,7 @@ impl Leaderboard {
                 r.wins,
                 r.draws,
                 r.losses,
+                r.score,
                 r.score_pct,
                 r.faults
             );
@@ -301,12 +431,13 @@ impl Leaderboard {
             self.title(),
             self.rating_system
         );
-        out.push_str(&format!("| {} |\n", HEADERS.join(" | ")));
-        out.push_str(&format!("|{}\n", "---|".repeat(HEADERS.len())));
+        out.push_str(&format!("| {} |\n", self.headers().join(" | ")));
+        out.push_str(&format!("|{}\n", "---|".repeat(COLUMNS)));
         for r in &self.rows {
             let c = cells(r).map(|c| c.replace('|', "\\|"));
             out.push_str(&format!("| {} |\n", c.join(" | ")));
         }
+        out.push_str(&format!("\n{}\n", self.legend()));
         out
     }
 
@@ -323,7 +454,7 @@ caption{{text-align:left;font-weight:bold;padding:.5em 0}}</style></head><body>\
             esc(&self.rating_system)
         );
         out.push_str("<table><caption>Leaderboard</caption><tr>");
-        for (i, h) in HEADERS.iter().enumerate() {
+        for (i, h) in self.headers().iter().enumerate() {
             let _ = write!(
                 out,
                 "<th{}>{}</th>",
@@ -364,7 +495,7 @@ caption{{text-align:left;font-weight:bold;padding:.5em 0}}</style></head><body>\
                 m.turns,
                 esc(&m.reason),
                 esc(&replay_link(&m.match_id)),
-                esc(&m.match_id[..12.min(m.match_id.len())])
+                esc(ludus_host::short_id(&m.match_id))
             );
         }
         out.push_str("</table>\n</body></html>\n");
@@ -385,4 +516,23 @@ fn esc(s: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::result_points;
+
+    #[test]
+    fn result_points_are_one_for_a_win_half_for_a_draw_and_by_place_for_more_seats() {
+        assert_eq!(result_points(&[1, 2], 0), 1.0);
+        assert_eq!(result_points(&[1, 2], 1), 0.0);
+        assert_eq!(result_points(&[1, 1], 0), 0.5);
+        // Four seats: the share of opponents finished ahead of, ties half.
+        assert_eq!(result_points(&[1, 2, 3, 4], 1), 2.0 / 3.0);
+        assert_eq!(result_points(&[1, 1, 3, 4], 0), 2.5 / 3.0);
+        assert_eq!(result_points(&[1, 1, 1, 1], 2), 0.5);
+        assert_eq!(result_points(&[2, 1, 2, 4], 3), 0.0);
+        // A foreign result with too few places counts nothing, never panics.
+        assert_eq!(result_points(&[1], 3), 0.0);
+    }
 }

@@ -1,8 +1,17 @@
 //! Schedules: which bots meet in which seats on which seed. Each is a pure
-//! function of (kind, number of bots, seats per game, rounds, ladder seed), so
-//! the same ladder is the same list of matches on every machine and every run.
+//! function of (kind, number of bots, seats per game, rounds, ladder seed,
+//! game), so the same ladder is the same list of matches on every machine
+//! and every run.
+//!
+//! A match's seed is derived from the ladder seed and the match's table and
+//! round, then reduced into the game's seed range ([`GameInfo::game_seed`]):
+//! the stored seed is the very seed the game's generators take, so a Kore or
+//! Halite match's board is the reference's board for that seed. Games whose
+//! seeds span every u64 (Planet Wars and the grid games) keep the derived
+//! seed as it is.
 
 use ludus_engine::rng::derive_seed;
+use ludus_engine::GameInfo;
 use serde::{Deserialize, Serialize};
 
 /// The kind of a ladder.
@@ -47,13 +56,14 @@ pub enum ScheduleError {
     NoChallenger { challenger: usize, bots: usize },
 }
 
-/// The matches of a ladder, in order.
+/// The matches of a ladder of `game`, in order.
 pub fn schedule(
     kind: &Kind,
     bots: usize,
     seats: usize,
     rounds: u32,
     ladder_seed: u64,
+    game: &GameInfo,
 ) -> Result<Vec<ScheduledMatch>, ScheduleError> {
     if bots < seats || seats == 0 {
         return Err(ScheduleError::TooFewBots { bots, seats });
@@ -83,7 +93,7 @@ pub fn schedule(
                     .collect::<Vec<_>>()
                     .join("-")
             );
-            let seed = derive_seed(ladder_seed, &label);
+            let seed = game.game_seed(derive_seed(ladder_seed, &label));
             for rotation in 0..seats {
                 let mut seated = table.clone();
                 seated.rotate_left(rotation);
@@ -125,6 +135,41 @@ fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn pw() -> &'static GameInfo {
+        ludus_engine::registry::info("planet-wars").unwrap()
+    }
+
+    fn schedule(
+        kind: &Kind,
+        bots: usize,
+        seats: usize,
+        rounds: u32,
+        seed: u64,
+    ) -> Result<Vec<ScheduledMatch>, ScheduleError> {
+        super::schedule(kind, bots, seats, rounds, seed, pw())
+    }
+
+    #[test]
+    fn match_seeds_lie_in_the_games_seed_range_and_planet_wars_seeds_are_unreduced() {
+        let kore = ludus_engine::registry::info("kore").unwrap();
+        let reduced = super::schedule(&Kind::RoundRobin, 4, 2, 3, 11, kore).unwrap();
+        let full = schedule(&Kind::RoundRobin, 4, 2, 3, 11).unwrap();
+        assert!(reduced.iter().all(|m| m.seed <= kore.max_seed));
+        assert!(
+            full.iter().any(|m| m.seed > u32::MAX as u64),
+            "Planet Wars seeds span every u64"
+        );
+        for (r, f) in reduced.iter().zip(&full) {
+            assert_eq!(r.seed, f.seed % (1 << 32), "the same derivation, reduced");
+        }
+        // Stored Planet Wars ladders keep their seeds: the derivation is pinned.
+        assert_eq!(
+            full[0].seed,
+            derive_seed(11, "ladder/round-robin/round-0/table-0-1")
+        );
+        assert_eq!(full[0].seed, 12563547479345151439);
+    }
 
     #[test]
     fn round_robin_plays_every_pair_in_both_seat_orders_on_one_seed() {

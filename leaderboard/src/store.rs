@@ -5,16 +5,27 @@
 //! moment keeps every finished result. The schema is plain SQL (INTEGER, REAL,
 //! TEXT, BLOB, primary and foreign keys) so it moves to a server database as it
 //! is; u64 seeds are stored as the i64 with the same bits.
+//!
+//! Every SQLite error is told apart by its code, so that a damaged file, a
+//! file of another program, a read-only file and a file another program
+//! keeps locked each get their own message, and only a damaged file is sent
+//! to `sqlite3 .recover`.
 
 use crate::schedule::ScheduledMatch;
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// `PRAGMA application_id` of a Ludus database ("LUDU").
 const APPLICATION_ID: i32 = 0x4C55_4455;
-const SCHEMA_VERSION: i32 = 1;
+/// 1: the first schema. 2: the same tables; the seeds of matches not yet
+/// played are reduced into their game's seed range (`GameInfo::game_seed`),
+/// as schedules derive them since (`docs/replay.md`, "Seeds").
+const SCHEMA_VERSION: i32 = 2;
+/// How long a write waits for another writer before giving up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 const SCHEMA: &str = "
 CREATE TABLE bots (
@@ -84,19 +95,43 @@ CREATE TABLE ratings (
 );
 ";
 
-/// What can go wrong with the database file. Each names the file.
+/// What can go wrong with the database file. Each names the file and says
+/// what to do.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    #[error("{0} is not a SQLite database (is it the right file? pass another with --db)")]
+    #[error("{0} does not exist; pass your Ludus database with --db (a ladder run or a submit creates one)")]
+    Missing(PathBuf),
+    #[error("{0} is not a SQLite database but a file of another kind; pass your Ludus database with --db")]
     NotADatabase(PathBuf),
     #[error("{0} is a SQLite database, but not a Ludus one; pass another file with --db")]
     Foreign(PathBuf),
     #[error("{path} was written by a newer Ludus (schema {found}, this Ludus knows {SCHEMA_VERSION}); upgrade Ludus")]
     NewerSchema { path: PathBuf, found: i32 },
-    #[error("{path}: {source} (the file may be damaged; keep a copy and try `sqlite3 {path:?} .recover`)")]
+    #[error("{path} is damaged ({cause}); keep a copy and try `sqlite3 {path:?} .recover`")]
+    Damaged {
+        path: PathBuf,
+        cause: rusqlite::Error,
+    },
+    #[error("{0} is read-only and this command writes to it; make it writable (`chmod u+w`) or pass another file with --db")]
+    ReadOnly(PathBuf),
+    #[error("{path} is locked by another program, which has been writing to it for over {waited_s} s (a `sqlite3` shell inside a transaction?); end or stop it and try again")]
+    Locked { path: PathBuf, waited_s: u64 },
+    #[error("{path}: {cause}")]
     Sql {
         path: PathBuf,
-        source: rusqlite::Error,
+        cause: rusqlite::Error,
+    },
+    #[error("cannot claim ladder {ladder} in {path}: {cause}")]
+    Claim {
+        path: PathBuf,
+        ladder: i64,
+        cause: std::io::Error,
+    },
+    #[error("ladder {ladder} is being played by another process ({}); nothing was played here. Wait for it to finish or stop it, then run this again to resume", Holder::describe(holder.as_ref()))]
+    LadderBusy {
+        ladder: i64,
+        /// `None` when the holder has not written its name yet.
+        holder: Option<Holder>,
     },
     #[error("no bot named `{0}` in the store; `ludus submit` it first")]
     UnknownBot(String),
@@ -108,6 +143,78 @@ pub enum StoreError {
         has: String,
         wanted: String,
     },
+    #[error("no ladder {ladder} in {path}; leave out --ladder for the latest")]
+    UnknownLadder { path: PathBuf, ladder: i64 },
+    #[error("no {} ladder in {path} yet; run `ludus ladder run` first", game.as_deref().unwrap_or("Ludus"))]
+    NoLadder { path: PathBuf, game: Option<String> },
+    #[error("no stored match in {path} has an id starting with `{prefix}`; `ludus matches` lists a ladder's matches")]
+    UnknownMatch { path: PathBuf, prefix: String },
+    #[error("{count} stored matches in {path} have ids starting with `{prefix}` ({examples}); give more of the id")]
+    AmbiguousMatch {
+        path: PathBuf,
+        prefix: String,
+        count: usize,
+        examples: String,
+    },
+}
+
+impl StoreError {
+    /// The error for `cause` on the database at `path`, told apart by its
+    /// SQLite code.
+    fn sql(path: &Path, cause: rusqlite::Error) -> StoreError {
+        let path = path.to_path_buf();
+        match cause.sqlite_error_code() {
+            Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => {
+                StoreError::Damaged { path, cause }
+            }
+            Some(ErrorCode::ReadOnly) => StoreError::ReadOnly(path),
+            Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::Locked {
+                path,
+                waited_s: BUSY_TIMEOUT.as_secs(),
+            },
+            _ => StoreError::Sql { path, cause },
+        }
+    }
+}
+
+/// Who holds a ladder: the process playing it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Holder {
+    pub pid: u32,
+    pub host: String,
+    /// When it started playing, RFC 3339.
+    pub since: String,
+}
+
+impl Holder {
+    fn of_this_process() -> Holder {
+        Holder {
+            pid: std::process::id(),
+            host: rustix::system::uname()
+                .nodename()
+                .to_string_lossy()
+                .into_owned(),
+            since: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+        }
+    }
+
+    /// `pid 1234 on host box, since 2026-12-01T10:00:00Z`.
+    fn describe(holder: Option<&Holder>) -> String {
+        match holder {
+            Some(h) => format!("pid {} on host {}, since {}", h.pid, h.host, h.since),
+            None => "it is just starting".into(),
+        }
+    }
+}
+
+/// A process's claim on a ladder: while it is alive no other process plays
+/// the ladder. It is an advisory lock on a file beside the database
+/// (`<db>-ladder-<id>.lock`, holding the [`Holder`]), which the operating
+/// system releases when the process ends, however it ends: a claim of a
+/// dead process never blocks anyone.
+#[derive(Debug)]
+pub struct LadderClaim {
+    _file: std::fs::File,
 }
 
 /// A version of a bot.
@@ -170,64 +277,134 @@ impl std::fmt::Debug for Store {
 }
 
 impl Store {
-    /// Opens (or creates) the Ludus database at `path`, refusing any other file.
+    /// Opens (or creates) the Ludus database at `path`, refusing any other
+    /// file. A file without write permission is opened read-only: reading
+    /// commands work on it, writing ones say it is read-only.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let path_buf = path.to_path_buf();
-        if let Ok(mut f) = std::fs::File::open(path) {
-            use std::io::Read;
+        let sql = |cause| StoreError::sql(path, cause);
+        let mut read_only = false;
+        if let Ok(meta) = std::fs::metadata(path) {
+            if meta.is_dir() {
+                return Err(StoreError::NotADatabase(path_buf));
+            }
+            read_only = meta.permissions().readonly();
             let mut header = [0u8; 16];
-            let n = f.read(&mut header).unwrap_or(0);
+            let n = std::fs::File::open(path)
+                .and_then(|mut f| std::io::Read::read(&mut f, &mut header))
+                .unwrap_or(0);
             if n > 0 && (n < 16 || &header != b"SQLite format 3\0") {
                 return Err(StoreError::NotADatabase(path_buf));
             }
         }
-        let sql = |source| StoreError::Sql {
-            path: path_buf.clone(),
-            source,
-        };
-        let conn = Connection::open(path).map_err(sql)?;
+        let conn = if read_only {
+            Connection::open_with_flags(
+                path,
+                OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+            )
+        } else {
+            Connection::open(path)
+        }
+        .map_err(sql)?;
+        conn.busy_timeout(BUSY_TIMEOUT).map_err(sql)?;
         let app_id: i32 = conn
             .query_row("PRAGMA application_id", [], |r| r.get(0))
-            .map_err(|e| match e.sqlite_error_code() {
-                Some(rusqlite::ErrorCode::NotADatabase) => {
-                    StoreError::NotADatabase(path_buf.clone())
-                }
-                _ => sql(e),
-            })?;
+            .map_err(sql)?;
         let tables: i64 = conn
             .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
             .map_err(sql)?;
         if app_id != APPLICATION_ID && (app_id != 0 || tables > 0) {
             return Err(StoreError::Foreign(path_buf));
         }
-        // WAL with synchronous = NORMAL: every commit survives the process
-        // being killed at any moment (only a power cut may lose the last
-        // ones), without an fsync per match.
-        conn.execute_batch(
-            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
-        )
-        .map_err(sql)?;
-        conn.busy_timeout(std::time::Duration::from_secs(10))
-            .map_err(sql)?;
-        if tables == 0 {
-            conn.execute_batch(&format!(
-                "BEGIN; {SCHEMA} PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
-            ))
-            .map_err(sql)?;
+        if read_only {
+            if tables == 0 {
+                return Err(StoreError::ReadOnly(path_buf));
+            }
         } else {
-            let version: i32 = conn
+            // WAL with synchronous = NORMAL: every commit survives the process
+            // being killed at any moment (only a power cut may lose the last
+            // ones), without an fsync per match.
+            conn.execute_batch(
+                "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
+            )
+            .map_err(sql)?;
+        }
+        let mut store = Store {
+            conn,
+            path: path_buf,
+        };
+        if tables == 0 {
+            store.in_transaction(|tx| {
+                // Another process may have made it since we looked.
+                let tables: i64 =
+                    tx.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))?;
+                if tables > 0 {
+                    return Ok(());
+                }
+                tx.execute_batch(&format!(
+                    "{SCHEMA} PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION};"
+                ))
+            })?;
+        } else {
+            let version: i32 = store
+                .conn
                 .query_row("PRAGMA user_version", [], |r| r.get(0))
                 .map_err(sql)?;
             if version > SCHEMA_VERSION {
                 return Err(StoreError::NewerSchema {
-                    path: path_buf,
+                    path: store.path,
                     found: version,
                 });
             }
+            if version < 2 && !read_only {
+                store.reduce_pending_seeds()?;
+            }
         }
-        Ok(Store {
-            conn,
-            path: path.to_path_buf(),
+        Ok(store)
+    }
+
+    /// Opens the Ludus database at `path`, which must exist (for commands
+    /// that only read: a mistyped `--db` must not create an empty database).
+    pub fn open_existing(path: &Path) -> Result<Store, StoreError> {
+        if !path.exists() {
+            return Err(StoreError::Missing(path.to_path_buf()));
+        }
+        Store::open(path)
+    }
+
+    /// How long a write waits for another program's write to end before
+    /// it reports the file locked (10 s unless set).
+    pub fn set_busy_timeout(&mut self, timeout: Duration) -> Result<(), StoreError> {
+        self.conn
+            .busy_timeout(timeout)
+            .map_err(|e| StoreError::sql(&self.path, e))
+    }
+
+    /// Schema 1 to 2: the seeds of matches not yet played, reduced into
+    /// their game's seed range. Played matches keep the seed their replays
+    /// record.
+    fn reduce_pending_seeds(&mut self) -> Result<(), StoreError> {
+        self.in_transaction(|tx| {
+            let pending: Vec<(i64, i64, i64, String)> = tx
+                .prepare(
+                    "SELECT m.ladder_id, m.idx, m.seed, l.game FROM matches m JOIN ladders l ON l.id = m.ladder_id
+                     WHERE NOT EXISTS (SELECT 1 FROM results r WHERE r.ladder_id = m.ladder_id AND r.idx = m.idx)",
+                )?
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+                .collect::<rusqlite::Result<_>>()?;
+            for (ladder, idx, seed, game) in pending {
+                let Ok(info) = ludus_engine::registry::info(&game) else {
+                    continue;
+                };
+                let reduced = info.game_seed(seed as u64) as i64;
+                if reduced != seed {
+                    tx.execute(
+                        "UPDATE matches SET seed = ?3 WHERE ladder_id = ?1 AND idx = ?2",
+                        params![ladder, idx, reduced],
+                    )?;
+                }
+            }
+            tx.execute_batch(&format!("PRAGMA user_version = {SCHEMA_VERSION};"))
         })
     }
 
@@ -235,28 +412,24 @@ impl Store {
         &self.path
     }
 
-    /// Runs `f` in one transaction: all of it is committed, or none.
+    /// Runs `f` in one transaction: all of it is committed, or none. The
+    /// write lock is taken at the start, so what `f` reads cannot change
+    /// under it before it writes.
     fn in_transaction<T>(
         &mut self,
         f: impl FnOnce(&rusqlite::Transaction) -> rusqlite::Result<T>,
     ) -> Result<T, StoreError> {
         let run = |conn: &mut Connection| {
-            let tx = conn.transaction()?;
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let value = f(&tx)?;
             tx.commit()?;
             Ok(value)
         };
-        run(&mut self.conn).map_err(|source| StoreError::Sql {
-            path: self.path.clone(),
-            source,
-        })
+        run(&mut self.conn).map_err(|cause| StoreError::sql(&self.path, cause))
     }
 
-    fn sql(&self, source: rusqlite::Error) -> StoreError {
-        StoreError::Sql {
-            path: self.path.clone(),
-            source,
-        }
+    fn sql(&self, cause: rusqlite::Error) -> StoreError {
+        StoreError::sql(&self.path, cause)
     }
 
     /// Stores a bot's bytes under `name`. Identical bytes to the name's latest
@@ -405,19 +578,19 @@ impl Store {
         bots: &[BotRecord],
         schedule: &[ScheduledMatch],
     ) -> Result<i64, StoreError> {
-        if let Some(id) = self
-            .conn
-            .query_row(
-                "SELECT id FROM ladders WHERE ladder_key = ?1",
-                params![key],
-                |r| r.get(0),
-            )
-            .optional()
-            .map_err(|e| self.sql(e))?
-        {
-            return Ok(id);
-        }
+        // Looked up inside the write transaction: two processes starting
+        // the same ladder at once find one ladder, never make two.
         self.in_transaction(|tx| {
+            if let Some(id) = tx
+                .query_row(
+                    "SELECT id FROM ladders WHERE ladder_key = ?1",
+                    params![key],
+                    |r| r.get(0),
+                )
+                .optional()?
+            {
+                return Ok(id);
+            }
             tx.execute(
                 "INSERT INTO ladders (ladder_key, game, kind, players, rounds, seed, config, limits) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                 params![key, game, kind, players, rounds, seed as i64, config.to_string(), limits.to_string()],
@@ -461,7 +634,13 @@ impl Store {
                     })
                 },
             )
-            .map_err(|e| self.sql(e))?;
+            .map_err(|e| match e {
+                rusqlite::Error::QueryReturnedNoRows => StoreError::UnknownLadder {
+                    path: self.path.clone(),
+                    ladder: id,
+                },
+                e => self.sql(e),
+            })?;
         l.bots = self.bot_rows(
             "SELECT b.name, b.version, v.game, b.sha256, v.submitted_at FROM ladder_bots b
              JOIN bot_versions v ON v.name = b.name AND v.version = b.version
@@ -481,6 +660,20 @@ impl Store {
             )
             .optional()
             .map_err(|e| self.sql(e))
+    }
+
+    /// Ladder `ladder` if it exists, else the most recently created one (of
+    /// `game` if given).
+    pub fn pick_ladder(&self, ladder: Option<i64>, game: Option<&str>) -> Result<i64, StoreError> {
+        match ladder {
+            Some(id) => self.ladder(id).map(|l| l.id),
+            None => self
+                .latest_ladder(game)?
+                .ok_or_else(|| StoreError::NoLadder {
+                    path: self.path.clone(),
+                    game: game.map(str::to_string),
+                }),
+        }
     }
 
     /// The ladder's schedule.
@@ -598,6 +791,107 @@ impl Store {
             params![ladder, system],
             |r| Ok((r.get::<_, i64>(0)? as usize, r.get(1)?, r.get(2)?)),
         )
+    }
+
+    /// Whether the store holds the bot whose bytes hash to `sha256`.
+    pub fn has_bot(&self, sha256: &str) -> Result<bool, StoreError> {
+        self.conn
+            .query_row(
+                "SELECT count(*) FROM bots WHERE sha256 = ?1",
+                params![sha256],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| n > 0)
+            .map_err(|e| self.sql(e))
+    }
+
+    /// The full id of the stored match whose id starts with `prefix`.
+    pub fn find_match(&self, prefix: &str) -> Result<String, StoreError> {
+        let ids = if prefix.is_empty() {
+            Vec::new()
+        } else {
+            self.rows(
+                "SELECT match_id FROM replays WHERE substr(match_id, 1, ?2) = ?1 ORDER BY match_id LIMIT 6",
+                params![prefix, prefix.chars().count() as i64],
+                |r| r.get::<_, String>(0),
+            )?
+        };
+        match ids.as_slice() {
+            [one] => Ok(one.clone()),
+            [] => Err(StoreError::UnknownMatch {
+                path: self.path.clone(),
+                prefix: prefix.into(),
+            }),
+            more => Err(StoreError::AmbiguousMatch {
+                path: self.path.clone(),
+                prefix: prefix.into(),
+                count: more.len(),
+                examples: more
+                    .iter()
+                    .map(|id| ludus_host::short_id(id))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            }),
+        }
+    }
+
+    /// Claims ladder `ladder` for this process until the claim is dropped;
+    /// [`StoreError::LadderBusy`] names the live process that holds it.
+    pub fn claim_ladder(&self, ladder: i64) -> Result<LadderClaim, StoreError> {
+        use std::io::{Read, Seek, Write};
+        let mut name = self.path.as_os_str().to_owned();
+        name.push(format!("-ladder-{ladder}.lock"));
+        let lock_path = PathBuf::from(name);
+        let claim_err = |cause| StoreError::Claim {
+            path: lock_path.clone(),
+            ladder,
+            cause,
+        };
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&lock_path)
+            .map_err(claim_err)?;
+        match file.try_lock() {
+            Ok(()) => {
+                let holder = serde_json::to_vec(&Holder::of_this_process()).expect("serialises");
+                file.set_len(0)
+                    .and_then(|()| file.rewind())
+                    .and_then(|()| file.write_all(&holder))
+                    .map_err(claim_err)?;
+                Ok(LadderClaim { _file: file })
+            }
+            Err(std::fs::TryLockError::WouldBlock) => {
+                let mut text = String::new();
+                let _ = file.read_to_string(&mut text);
+                // A holder that has not written its name yet is still a holder.
+                let holder = serde_json::from_str(&text).ok();
+                Err(StoreError::LadderBusy { ladder, holder })
+            }
+            Err(std::fs::TryLockError::Error(cause)) => Err(claim_err(cause)),
+        }
+    }
+
+    /// The ladder's schedule with the result of every match played so far.
+    pub fn matches(
+        &self,
+        ladder: i64,
+    ) -> Result<Vec<(ScheduledMatch, Option<MatchResult>)>, StoreError> {
+        let mut results: std::collections::BTreeMap<u32, MatchResult> = self
+            .results(ladder)?
+            .into_iter()
+            .map(|r| (r.index, r))
+            .collect();
+        Ok(self
+            .schedule(ladder)?
+            .into_iter()
+            .map(|m| {
+                let r = results.remove(&m.index);
+                (m, r)
+            })
+            .collect())
     }
 
     /// Every table's rows in primary-key order, as text: two databases with

@@ -1,6 +1,9 @@
 //! Builds the example and hostile bots for `wasm32-wasip1`, once per process,
 //! for the tests and the developer tasks. Installs the wasm target with
-//! rustup when it is missing.
+//! rustup when it is missing. [`cdp`] drives headless Chromium for the
+//! tests of pages.
+
+pub mod cdp;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -93,6 +96,27 @@ pub fn bot(name: &str) -> PathBuf {
     let path = bots_dir().join(format!("{name}.wasm"));
     assert!(path.exists(), "no bot {} was built", path.display());
     path
+}
+
+/// The example bots of the game `game_id`, by name: the built bots named
+/// `<game id with _ for ->_<anything>` (`planet_wars_expander`), sorted with
+/// the idle ones last, so the first plays and the last may not.
+pub fn example_bots(game_id: &str) -> Vec<String> {
+    let prefix = format!("{}_", game_id.replace('-', "_"));
+    let mut names: Vec<String> = std::fs::read_dir(bots_dir())
+        .map(|entries| {
+            entries
+                .filter_map(|e| {
+                    let name = e.ok()?.file_name().to_string_lossy().into_owned();
+                    let stem = name.strip_suffix(".wasm")?;
+                    // cargo also leaves `<name>-<hash>.wasm` copies there.
+                    (stem.starts_with(&prefix) && !stem.contains('-')).then(|| stem.to_string())
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort_by_key(|n| (n.ends_with("_idle"), n.clone()));
+    names
 }
 
 /// The target directory (`$CARGO_TARGET_DIR` or `target/`).

@@ -2,7 +2,7 @@
 //! matches, and a replay page for every match.
 
 use crate::page::{escape_html, replay_page, Embed};
-use ludus_host::Replay;
+use ludus_host::{short_id, Replay};
 use ludus_leaderboard::report::{Leaderboard, MatchLine};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -33,22 +33,23 @@ pub fn leaderboard_page(lb: &Leaderboard) -> String {
         t = escape_html(&title),
         r = escape_html(&lb.rating_system)
     );
-    out.push_str(
-        "<table class=\"ranking\"><caption>Leaderboard</caption><thead><tr><th>rank</th>\
-<th class=\"l\">bot</th><th>rating</th><th>±</th><th>elo</th><th>games</th><th>wins</th>\
-<th>draws</th><th>losses</th><th>score %</th><th>faults</th></tr></thead><tbody>\n",
-    );
+    out.push_str("<table class=\"ranking\"><caption>Leaderboard</caption><thead><tr>");
+    for (i, h) in lb.headers().iter().enumerate() {
+        let class = if i == 1 { " class=\"l\"" } else { "" };
+        let _ = write!(out, "<th{class}>{}</th>", escape_html(h));
+    }
+    out.push_str("</tr></thead><tbody>\n");
     for r in &lb.rows {
         let _ = writeln!(
             out,
             "<tr><td>{}</td><td class=\"l\"><a href=\"#bot-{}\">{} v{}</a> <code title=\"sha256 {}\">{}</code></td>\
-<td>{:.1}</td><td>{:.1}</td><td>{:.0}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{}</td></tr>",
+<td>{:.1}</td><td>{:.1}</td><td>{:.0}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{:.1}</td><td>{}</td></tr>",
             r.rank,
             anchor(&r.bot),
             escape_html(&r.bot),
             r.version,
             escape_html(&r.sha256),
-            escape_html(&r.sha256[..12.min(r.sha256.len())]),
+            escape_html(short_id(&r.sha256)),
             r.rating,
             r.interval,
             r.elo,
@@ -56,11 +57,13 @@ pub fn leaderboard_page(lb: &Leaderboard) -> String {
             r.wins,
             r.draws,
             r.losses,
+            r.score,
             r.score_pct,
             r.faults
         );
     }
     out.push_str("</tbody></table>\n");
+    let _ = writeln!(out, "<p class=\"legend\">{}</p>", escape_html(&lb.legend()));
 
     for r in &lb.rows {
         let mine: Vec<&MatchLine> = lb
@@ -135,7 +138,7 @@ fn match_table(matches: &[&MatchLine], bot: Option<&str>) -> String {
             m.turns,
             escape_html(&m.reason),
             escape_html(&replay_page_link(&m.match_id)),
-            escape_html(&m.match_id[..12.min(m.match_id.len())]),
+            escape_html(short_id(&m.match_id)),
             escape_html(&replay_file_link(&m.match_id))
         );
     }

@@ -3,10 +3,8 @@
 //! person uses, and checks what is shown. Screenshots and the pages go to
 //! `target/browser-artifacts/`.
 
-mod cdp;
-
-use cdp::{Browser, Page};
 use ludus_host::{BotModule, Limits, MatchSpec, Replay, Sandbox, SandboxOptions};
+use ludus_testkit::cdp::{Browser, Page};
 use ludus_viewer::{replay_page, Embed, RENDERERS};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -60,21 +58,12 @@ fn play(game: &str, config: Value, seed: u64, bots: Vec<Arc<BotModule>>) -> Repl
 /// A short match of `game` between its example bots (`<game>_*.wasm`, the
 /// idle one last), as many seats as the game needs at least.
 fn example_match(game: &ludus_engine::GameInfo) -> Replay {
-    let prefix = format!("{}_", game.id.replace('-', "_"));
-    let mut names: Vec<String> = std::fs::read_dir(ludus_testkit::bots_dir())
-        .unwrap()
-        .filter_map(|e| {
-            let name = e.ok()?.file_name().to_string_lossy().into_owned();
-            let stem = name.strip_suffix(".wasm")?;
-            // cargo also leaves `<name>-<hash>.wasm` copies there.
-            (stem.starts_with(&prefix) && !stem.contains('-')).then(|| stem.to_string())
-        })
-        .collect();
-    names.sort_by_key(|n| (n.ends_with("_idle"), n.clone()));
+    let names = ludus_testkit::example_bots(game.id);
     assert!(
         !names.is_empty(),
-        "{} has no example bots (example-bots/examples/{prefix}*.rs) to play it with",
-        game.id
+        "{} has no example bots (example-bots/examples/{}_*.rs) to play it with",
+        game.id,
+        game.id.replace('-', "_")
     );
     let seats = game.fewest_seats();
     let bots = (0..seats).map(|i| bot(&names[i % names.len()])).collect();

@@ -34,3 +34,20 @@ pub fn bot(name: &str) -> String {
 pub fn bots_dir() -> String {
     ludus_testkit::bots_dir().display().to_string()
 }
+
+/// Submits the built bot `file` (e.g. `planet_wars_idle`) as `name` to the
+/// Planet Wars bots of `ludus.db` in `dir`.
+pub fn submit(dir: &Path, file: &str, name: &str) {
+    let o = ludus(
+        &[
+            "submit",
+            &bot(file),
+            "--name",
+            name,
+            "--game",
+            "planet-wars",
+        ],
+        dir,
+    );
+    assert!(o.status.success(), "{}", text(&o));
+}

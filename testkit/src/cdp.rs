@@ -2,7 +2,6 @@
 //! Chromium with `--remote-debugging-pipe`, messages as NUL-terminated JSON
 //! on fds 3 (to the browser) and 4 (from it). No port, no network, no
 //! dependency beyond the system's `chromium`.
-#![allow(dead_code)]
 
 use serde_json::{json, Value};
 use std::collections::VecDeque;

@@ -1,0 +1,321 @@
+//! The commands around single matches: play, replay verify/show/html/export,
+//! and the list of a ladder's matches.
+
+use crate::{clip, game_config, EmbedArg, OptionalDbArg};
+use anyhow::{bail, Context, Result};
+use ludus_host::{short_id, Limits, Replay, Sandbox};
+use ludus_leaderboard::lookup::{self, Places, ReplaySource};
+use ludus_leaderboard::report;
+use ludus_leaderboard::store::Store;
+use std::path::{Path, PathBuf};
+
+/// The database of `--db`, or `ludus.db` when it is here; `None` without either.
+fn optional_store(arg: &OptionalDbArg) -> Result<Option<Store>> {
+    match &arg.db {
+        Some(path) => Ok(Some(Store::open_existing(path)?)),
+        None => {
+            let default = Path::new("ludus.db");
+            Ok(if default.is_file() {
+                Some(Store::open(default)?)
+            } else {
+                None
+            })
+        }
+    }
+}
+
+fn open_replay(arg: &str, db: &OptionalDbArg) -> Result<(Replay, ReplaySource, Option<Store>)> {
+    let store = optional_store(db)?;
+    let (replay, source) = lookup::open_replay(arg, store.as_ref())?;
+    Ok((replay, source, store))
+}
+
+/// The game's config from `--config` and `--map` (merged in as `map`).
+fn play_config(game: &str, config: Option<&str>, map: Option<&Path>) -> Result<serde_json::Value> {
+    let mut config = game_config(game, config)?;
+    if let Some(map) = map {
+        let text = std::fs::read_to_string(map)
+            .with_context(|| format!("cannot read map file {}", map.display()))?;
+        let value: serde_json::Value = serde_json::from_str(&text)
+            .with_context(|| format!("map file {} is not valid JSON", map.display()))?;
+        if config.is_null() {
+            config = serde_json::json!({});
+        }
+        let Some(obj) = config.as_object_mut() else {
+            bail!("--config must be a JSON object to take --map");
+        };
+        obj.insert("map".into(), value);
+    }
+    Ok(config)
+}
+
+pub(crate) fn play(
+    game: &str,
+    seed: u64,
+    map: Option<PathBuf>,
+    config: Option<String>,
+    out: Option<PathBuf>,
+    limits: Limits,
+    bot_paths: &[PathBuf],
+) -> Result<()> {
+    let config = play_config(game, config.as_deref(), map.as_deref())?;
+    // The game, its seat count and its config before any bot file: a
+    // mistyped game is named as such, not blamed on the first bot.
+    ludus_engine::new_game(game, &config, seed, bot_paths.len())?;
+    let sandbox = Sandbox::new()?;
+    let bots = bot_paths
+        .iter()
+        .map(|p| {
+            sandbox
+                .load_file(p)
+                .with_context(|| format!("cannot use {} as a bot", p.display()))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let spec = ludus_host::MatchSpec {
+        game: game.to_string(),
+        config,
+        seed,
+        limits,
+        bots,
+    };
+    let replay = ludus_host::play(&spec)?;
+    let out = out.unwrap_or_else(|| {
+        PathBuf::from("replays").join(format!(
+            "{}-{}-{}.json",
+            replay.game,
+            replay.seed,
+            replay.short_id()
+        ))
+    });
+    replay.save(&out)?;
+    print_summary(&replay);
+    println!("replay   {}", out.display());
+    Ok(())
+}
+
+/// The match in brief: the header, a line per seat, the result.
+fn print_summary(replay: &Replay) {
+    let board_seed = ludus_engine::registry::info(&replay.game)
+        .map(|g| g.game_seed(replay.seed))
+        .ok()
+        .filter(|&s| s != replay.seed)
+        .map(|s| format!(" (board seed {s})"))
+        .unwrap_or_default();
+    println!(
+        "{} v{}, seed {}{board_seed}, {} turns, match {}",
+        replay.game,
+        replay.rules_version,
+        replay.seed,
+        replay.turns.len(),
+        replay.short_id()
+    );
+    let summary = replay.summary();
+    println!(
+        "{:<5} {:<24} {:>5} {:>10} {:>8}  faults",
+        "seat", "bot", "place", summary.score_unit, "refused"
+    );
+    for s in &summary.seats {
+        let place = s.place.map_or("-".into(), |p| p.to_string());
+        let score = s.score.map_or("-".into(), |x| format!("{x}"));
+        println!(
+            "{:<5} {:<24} {:>5} {:>10} {:>8}  {}",
+            s.seat,
+            clip(&s.name, 24),
+            place,
+            score,
+            s.refused,
+            s.faults_text()
+        );
+        if let Some((turn, fault)) = &s.first_fault {
+            println!(
+                "      first fault: {}",
+                clip(&format!("turn {turn}: {fault}"), 160)
+            );
+        }
+    }
+    println!("result   {}", summary.result);
+}
+
+pub(crate) fn verify(arg: &str, mut dirs: Vec<PathBuf>, db: &OptionalDbArg) -> Result<()> {
+    let (replay, source, store) = open_replay(arg, db)?;
+    if dirs.is_empty() {
+        if let ReplaySource::File(path) = &source {
+            dirs.push(path.parent().map(Path::to_path_buf).unwrap_or_default());
+        }
+        dirs.push(PathBuf::from("."));
+    }
+    let sandbox = Sandbox::new()?;
+    let found = lookup::find_bots(
+        &sandbox,
+        &replay.seats,
+        Places {
+            dirs: &dirs,
+            store: store.as_ref(),
+        },
+    )?;
+    for (seat, (bot, place)) in found.iter().enumerate() {
+        println!("seat {seat}   {} from {place}", bot.name);
+    }
+    let bots = found.into_iter().map(|(bot, _)| bot).collect();
+    match ludus_host::verify(&replay, bots)? {
+        None => {
+            println!(
+                "verified: {} turns of {} (match {}) re-ran identically",
+                replay.turns.len(),
+                replay.game,
+                replay.short_id()
+            );
+            Ok(())
+        }
+        Some(d) => bail!("{arg} does not reproduce: {d}"),
+    }
+}
+
+pub(crate) fn replay_html(
+    arg: &str,
+    out: &Path,
+    embed: EmbedArg,
+    db: &OptionalDbArg,
+) -> Result<()> {
+    let (replay, _, _) = open_replay(arg, db)?;
+    let embed = match embed {
+        EmbedArg::Auto => ludus_viewer::Embed::Auto,
+        EmbedArg::Json => ludus_viewer::Embed::Json,
+        EmbedArg::Gzip => ludus_viewer::Embed::Gzip,
+    };
+    let (html, notes) = ludus_viewer::replay_page(&replay, embed);
+    for note in notes {
+        eprintln!("warning: {arg}: {note}");
+    }
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    std::fs::write(out, html).with_context(|| format!("cannot write {}", out.display()))?;
+    println!(
+        "wrote {} ({} turns of {}); open it in a browser",
+        out.display(),
+        replay.turns.len(),
+        replay.game
+    );
+    Ok(())
+}
+
+pub(crate) fn show(arg: &str, turn: Option<u32>, db: &OptionalDbArg) -> Result<()> {
+    let (replay, _, _) = open_replay(arg, db)?;
+    let Some(t) = turn else {
+        for (seat, info) in replay.seats.iter().enumerate() {
+            println!(
+                "seat {seat}: {} (sha256 {})",
+                info.name,
+                short_id(&info.sha256)
+            );
+        }
+        print_summary(&replay);
+        return Ok(());
+    };
+    let Some(rec) = replay.turns.iter().find(|r| r.turn == t) else {
+        bail!(
+            "{arg} has turns 1 to {}; there is no turn {t}",
+            replay.turns.len()
+        );
+    };
+    println!("turn {t}, state {}", short_id(&rec.state_hash));
+    for (seat, s) in rec.seats.iter().enumerate() {
+        println!("seat {seat} ({}), fuel {}", replay.seats[seat].name, s.fuel);
+        if s.out {
+            println!("  out of the match");
+        }
+        if let Some(a) = &s.answer {
+            println!("  answer  {}", clip(a, 400));
+        }
+        if let Some(f) = &s.fault {
+            println!("  fault   {f}");
+        }
+        for r in &s.refused {
+            println!("  refused {}: {}", r.kind, r.reason);
+        }
+        if !s.log.is_empty() {
+            println!(
+                "  log     {}",
+                clip(s.log.trim_end(), 400).replace('\n', "\n          ")
+            );
+        }
+        if s.log_dropped > 0 {
+            println!("  log     ({} bytes dropped over the cap)", s.log_dropped);
+        }
+    }
+    println!("scores  {:?}", rec.scores);
+    Ok(())
+}
+
+pub(crate) fn export(prefix: &str, out: &Path, db: &OptionalDbArg) -> Result<()> {
+    let store = optional_store(db)?
+        .context("no ludus.db here to export a match from; pass --db with your Ludus database")?;
+    let replay = lookup::stored_replay(&store, prefix)?;
+    replay.save(out)?;
+    println!(
+        "wrote {} (match {}, {} turns of {})",
+        out.display(),
+        replay.short_id(),
+        replay.turns.len(),
+        replay.game
+    );
+    Ok(())
+}
+
+pub(crate) fn list_matches(
+    ladder: Option<i64>,
+    game: Option<&str>,
+    bot: Option<&str>,
+    db: &Path,
+) -> Result<()> {
+    let store = Store::open_existing(db)?;
+    let id = store.pick_ladder(ladder, game)?;
+    let record = store.ladder(id)?;
+    let matches = report::list_matches(&store, id, bot)?;
+    let played = matches.iter().filter(|m| m.played.is_some()).count();
+    println!(
+        "ladder {id}: {} {}, {} seats, seed {}; {played} of {} matches played{}",
+        record.game,
+        record.kind,
+        record.players,
+        record.seed,
+        matches.len(),
+        bot.map(|b| format!(" (those of {b})")).unwrap_or_default()
+    );
+    println!(
+        "{:>5}  {:>20}  {:<40} {:>5}  {:<12}  result",
+        "match", "seed", "seats (place)", "turns", "id"
+    );
+    for m in &matches {
+        let places = m.played.as_ref().map(|p| &p.placements);
+        let seats = m
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, name)| match places.and_then(|p| p.get(i)) {
+                Some(place) => format!("{name} ({place})"),
+                None => name.clone(),
+            })
+            .collect::<Vec<_>>()
+            .join(" vs ");
+        let (turns, match_id, result) = match &m.played {
+            Some(p) => (
+                p.turns.to_string(),
+                short_id(&p.match_id).to_string(),
+                p.reason.clone(),
+            ),
+            None => ("-".into(), "-".into(), "not played yet".into()),
+        };
+        println!(
+            "{:>5}  {:>20}  {:<40} {:>5}  {:<12}  {}",
+            m.index,
+            m.seed,
+            clip(&seats, 40),
+            turns,
+            match_id,
+            clip(&result, 80)
+        );
+    }
+    Ok(())
+}

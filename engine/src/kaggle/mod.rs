@@ -166,6 +166,11 @@ impl CellIndex {
         self.0[cell] != Self::NONE
     }
 
+    /// Whether an asset stands on each cell, in cell order.
+    pub fn taken_cells(&self) -> impl Iterator<Item = bool> + '_ {
+        self.0.iter().map(|&i| i != Self::NONE)
+    }
+
     pub fn set(&mut self, cell: usize, index: usize) {
         self.0[cell] = u32::try_from(index).expect("fewer assets than cells times players");
     }

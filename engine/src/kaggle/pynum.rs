@@ -225,7 +225,8 @@ impl Num {
 #[inline]
 pub fn round3(x: f64) -> f64 {
     match thousandths(x) {
-        Some(n) => n as f64 / 1000.0,
+        // n < 2^53: through i64, the one-instruction conversion.
+        Some(n) => n as i64 as f64 / 1000.0,
         None => round3_slow(x),
     }
 }

@@ -619,8 +619,12 @@ impl Kore {
     pub fn regenerate_kore(&mut self) {
         let factor = Num::Int(1) + self.config.regen_rate;
         let cap = Num::Int(self.config.max_regen_cell_kore);
-        for (i, cell) in self.cells.iter_mut().enumerate() {
-            if self.fleet_at.is_taken(i) || self.shipyard_at.is_taken(i) {
+        let taken = self
+            .fleet_at
+            .taken_cells()
+            .zip(self.shipyard_at.taken_cells());
+        for (cell, (fleet, shipyard)) in self.cells.iter_mut().zip(taken) {
+            if fleet || shipyard {
                 continue;
             }
             // round(0.0 × factor, 3) is the float 0.0 again; many cells

@@ -4,19 +4,18 @@
 //! iteration over hash-ordered maps. All randomness comes from [`rng::stream`]
 //! seeded from the match seed, so the same (game, rules version, config, seed,
 //! answers) gives the same game on every machine.
-//! [`pyrng`] ports Python's `random` and numpy's `RandomState` bit for bit.
+//! [`kaggle`] holds what the two Kaggle ports (Kore and Halite) share.
 
 pub mod claim;
 pub mod conquest;
 pub mod fences;
 pub mod grid;
 pub mod halite;
+pub mod kaggle;
 pub mod kore;
 pub mod loops;
 pub mod pirates;
 pub mod planet_wars;
-pub mod pynum;
-pub mod pyrng;
 pub mod reference;
 pub mod registry;
 pub mod rng;

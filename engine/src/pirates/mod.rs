@@ -41,6 +41,7 @@ pub const INFO: GameInfo = GameInfo {
     seats: &[PLAYERS],
     max_seed: u64::MAX,
     score_unit: "gold",
+    unreadable: &[actions::kind::UNPARSEABLE],
     summary:
         "Four pirate ships take turns on a hexagonal sea: flags, a shop, vortices and hunting NPCs.",
     new: |config, seed, players| Ok(Box::new(Pirates::from_config(config, seed, players)?)),

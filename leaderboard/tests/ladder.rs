@@ -74,7 +74,7 @@ fn a_finished_ladder_run_again_plays_nothing_and_keeps_every_result() {
     let id = ladder::run(&mut store, sandbox(), &spec, 2, |_| {}).unwrap();
     let before = store.dump().unwrap();
     let mut seen = Vec::new();
-    let again = ladder::run(&mut store, sandbox(), &spec, 2, |p| seen.push(p)).unwrap();
+    let again = ladder::run(&mut store, sandbox(), &spec, 2, |p| seen.push(*p)).unwrap();
     assert_eq!(id, again, "the same ladder is found again");
     assert_eq!(seen.len(), 1);
     assert_eq!((seen[0].done, seen[0].resumed, seen[0].total), (6, 6, 6));

@@ -613,7 +613,8 @@ impl Store {
             recent[0].opt_i64(1).map_err(|e| self.err(e))?,
         );
         let rate = match oldest {
-            Some(oldest) if n >= 2 && now > oldest => Some(n as f64 / ((now - oldest) as f64 / 1000.0)),
+            // Two or more finished within the same millisecond count as a millisecond.
+            Some(oldest) if n >= 2 => Some(n as f64 / ((now - oldest).max(1) as f64 / 1000.0)),
             _ => None,
         };
         let mut workers = self.rows(

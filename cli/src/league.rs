@@ -189,6 +189,8 @@ pub fn ladder_run(args: LadderArgs) -> Result<()> {
     let mut store = open(db)?;
     let spec = ladder_spec(&args, &store)?;
     let id = ladder::create(&mut store, &spec)?;
+    // A killed run of this machine is not another worker playing.
+    store.reap_local_workers()?;
     let status = store.ladder_status(id)?;
     let others = status
         .workers
@@ -387,8 +389,9 @@ pub fn ladder_status(ladder: Option<i64>, game: Option<&str>, db: &Location) -> 
                 e.index,
                 e.worker,
                 ludus_host::short_id(&e.sha256),
-                e.kept_worker
-                    .map_or("the kept result".into(), |w| format!("worker {w}'s kept result")),
+                e.kept_worker.map_or("the kept result".into(), |w| format!(
+                    "worker {w}'s kept result"
+                )),
                 ludus_host::short_id(&e.kept_sha256),
                 e.verdict.as_deref().unwrap_or("to be verified")
             );

@@ -149,10 +149,7 @@ pub fn run(
 
 /// The rated games of a ladder's results, in schedule order (aborted and
 /// void matches are not rated).
-pub fn rated_games(
-    schedule: &[ScheduledMatch],
-    results: Vec<MatchResult>,
-) -> Vec<GameResult> {
+pub fn rated_games(schedule: &[ScheduledMatch], results: Vec<MatchResult>) -> Vec<GameResult> {
     results
         .into_iter()
         .filter(|r| r.aborted.is_none())
@@ -162,7 +159,10 @@ pub fn rated_games(
 
 /// The rated games of a ladder, in schedule order.
 pub fn games(store: &Store, ladder: i64) -> Result<Vec<GameResult>, LadderError> {
-    Ok(rated_games(&store.schedule(ladder)?, store.results(ladder)?))
+    Ok(rated_games(
+        &store.schedule(ladder)?,
+        store.results(ladder)?,
+    ))
 }
 
 /// Rating systems stored per ladder.

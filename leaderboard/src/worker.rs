@@ -202,7 +202,9 @@ impl Run<'_> {
                     dirty.extend(self.ladders.keys().copied());
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
-                Err(mpsc::RecvTimeoutError::Disconnected) => unreachable!("the worker holds a sender"),
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    unreachable!("the worker holds a sender")
+                }
             }
             if Instant::now() >= next_renew {
                 self.store.heartbeat(self.worker, self.options.lease)?;
@@ -350,7 +352,10 @@ impl Run<'_> {
                     .cloned()
                     .ok_or_else(|| LadderError::StoredLadder {
                         ladder: claimed.ladder,
-                        reason: format!("match {} seats bot {b}, which it does not have", claimed.index),
+                        reason: format!(
+                            "match {} seats bot {b}, which it does not have",
+                            claimed.index
+                        ),
                     })
             })
             .collect::<Result<_, _>>()?;
@@ -409,7 +414,8 @@ impl Run<'_> {
                     index = played.index,
                     "cannot play the match, it goes back to the queue: {e}"
                 );
-                self.store.release(self.worker, played.ladder, played.index)?;
+                self.store
+                    .release(self.worker, played.ladder, played.index)?;
                 return Ok(());
             }
         };

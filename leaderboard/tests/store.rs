@@ -148,7 +148,10 @@ fn schema_1_file(path: &Path, big: u64) {
         rusqlite::params![sha(WASM), NOW],
     )
     .unwrap();
-    for (id, game, seeds) in [(1, "kore", vec![big, big, 7]), (2, "planet-wars", vec![big])] {
+    for (id, game, seeds) in [
+        (1, "kore", vec![big, big, 7]),
+        (2, "planet-wars", vec![big]),
+    ] {
         c.execute(
             "INSERT INTO ladders VALUES (?1, ?2, ?3, 'round-robin', 2, 1, 0, 'null', '{}')",
             rusqlite::params![id, format!("key-{game}"), game],
@@ -194,7 +197,11 @@ fn a_schema_1_file_migrates_keeping_its_results_and_reducing_unplayed_kore_seeds
         vec![big, big % (1 << 32), 7],
         "played kept, pending reduced"
     );
-    assert_eq!(seeds(&store, 2), vec![big], "Planet Wars seeds span every u64");
+    assert_eq!(
+        seeds(&store, 2),
+        vec![big],
+        "Planet Wars seeds span every u64"
+    );
     // The played match is done in the queue; the others are claimable.
     assert_eq!(store.results(1).unwrap().len(), 1);
     assert_eq!(store.remaining(1).unwrap(), 2);
@@ -215,7 +222,9 @@ fn a_schema_1_file_migrates_keeping_its_results_and_reducing_unplayed_kore_seeds
         .unwrap();
     assert_eq!(version, VERSION);
     let history: i64 = c
-        .query_row(&format!("SELECT max(version) FROM {HISTORY}"), [], |r| r.get(0))
+        .query_row(&format!("SELECT max(version) FROM {HISTORY}"), [], |r| {
+            r.get(0)
+        })
         .unwrap();
     assert_eq!(history, VERSION as i64);
     // Opening it again changes nothing.

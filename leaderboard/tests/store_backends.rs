@@ -107,7 +107,10 @@ fn sha(bytes: &[u8]) -> String {
 
 /// Two bots (tiny modules; these tests play nothing).
 fn bots(store: &mut Store) -> Vec<ludus_leaderboard::store::BotRecord> {
-    for (name, wasm) in [("a", &b"\0asm\x01\0\0\0"[..]), ("b", &b"\0asm\x01\0\0\0\0"[..])] {
+    for (name, wasm) in [
+        ("a", &b"\0asm\x01\0\0\0"[..]),
+        ("b", &b"\0asm\x01\0\0\0\0"[..]),
+    ] {
         store
             .submit(name, "planet-wars", wasm, &sha(wasm), NOW)
             .unwrap();
@@ -176,7 +179,10 @@ fn indices(claimed: &[ludus_leaderboard::store::Claimed]) -> Vec<u32> {
 
 fn submitting_identical_bytes_is_a_no_op_and_new_bytes_a_new_version(db: Db) {
     let mut store = db.store();
-    let (a, b) = (b"\0asm\x01\0\0\0".as_slice(), b"\0asm\x01\0\0\0\0".as_slice());
+    let (a, b) = (
+        b"\0asm\x01\0\0\0".as_slice(),
+        b"\0asm\x01\0\0\0\0".as_slice(),
+    );
     let first = store.submit("x", "planet-wars", a, &sha(a), NOW).unwrap();
     assert!(first.new_version && first.bot.version == 1);
     let again = store.submit("x", "planet-wars", a, &sha(a), NOW).unwrap();
@@ -344,7 +350,10 @@ fn a_result_that_arrives_twice_the_same_is_ignored(db: Db) {
     let w2 = store.register_worker(1, Some(id), LEASE).unwrap();
     store.claim(w1, id, 1, LEASE).unwrap();
     let r = result(0, "same");
-    assert_eq!(store.commit(w1, id, &r, b"gz").unwrap(), Committed::Recorded);
+    assert_eq!(
+        store.commit(w1, id, &r, b"gz").unwrap(),
+        Committed::Recorded
+    );
     assert_eq!(store.commit(w2, id, &r, b"gz").unwrap(), Committed::Same);
     assert_eq!(store.results(id).unwrap(), vec![r]);
     assert!(store.integrity_events(id).unwrap().is_empty());
@@ -370,7 +379,10 @@ fn two_results(store: &mut Store) -> (i64, i64, i64, i64) {
     let events = store.integrity_events(id).unwrap();
     assert_eq!(events.len(), 1);
     let e = &events[0];
-    assert_eq!((e.id, e.index, e.worker, e.kept_worker), (event, 0, w2, Some(w1)));
+    assert_eq!(
+        (e.id, e.index, e.worker, e.kept_worker),
+        (event, 0, w2, Some(w1))
+    );
     assert_eq!(e.sha256, sha(b"second"));
     assert_eq!(e.kept_sha256, sha(b"first"));
     assert_eq!(e.verdict, None);
@@ -471,7 +483,9 @@ fn a_gone_worker_of_this_host_has_its_leases_released_at_once(db: Db) {
     let live = store.register_worker(1, Some(id), LEASE).unwrap();
     store.claim(gone, id, 2, LEASE).unwrap();
     // As if it were another process of this host, killed since: no such pid.
-    db.raw(&format!("UPDATE workers SET pid = 999999999 WHERE id = {gone}"));
+    db.raw(&format!(
+        "UPDATE workers SET pid = 999999999 WHERE id = {gone}"
+    ));
     assert!(store.claim(live, id, 2, LEASE).unwrap().is_empty());
     assert_eq!(store.reap_local_workers().unwrap(), 1);
     let c = store.claim(live, id, 2, LEASE).unwrap();
@@ -539,8 +553,7 @@ fn a_worker_refuses_a_ladder_that_needs_another_build_and_says_what_differs(db: 
         until_idle: true,
         ..ludus_leaderboard::worker::WorkerOptions::new(1)
     };
-    let summary =
-        ludus_leaderboard::worker::work(&mut store, &sandbox, &options, |_| {}).unwrap();
+    let summary = ludus_leaderboard::worker::work(&mut store, &sandbox, &options, |_| {}).unwrap();
     assert_eq!(summary.played, 0);
     assert_eq!(summary.refused.len(), 1);
     assert_eq!(summary.refused[0].0, id);
@@ -608,7 +621,10 @@ fn an_unreachable_postgres_server_says_so_and_hides_the_password() {
     let err = Store::connect(&Location::parse(&url)).expect_err("nobody there");
     assert!(matches!(err, StoreError::Unreachable { .. }), "{err:?}");
     let text = err.to_string();
-    assert!(text.contains("is it running") && !text.contains("secret"), "{text}");
+    assert!(
+        text.contains("is it running") && !text.contains("secret"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -6,10 +6,14 @@ use std::process::{Command, Output};
 
 pub fn ludus_cmd(args: &[&str], dir: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_ludus"));
-    c.args(args).current_dir(dir).env(
-        "LUDUS_CACHE_DIR",
-        ludus_testkit::workspace_root().join("target/module-cache"),
-    );
+    c.args(args)
+        .current_dir(dir)
+        .env(
+            "LUDUS_CACHE_DIR",
+            ludus_testkit::workspace_root().join("target/module-cache"),
+        )
+        // The database is the scratch directory's unless a test names one.
+        .env_remove("LUDUS_DB");
     c
 }
 

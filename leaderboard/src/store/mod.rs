@@ -101,7 +101,10 @@ pub enum StoreError {
     NotADatabase(PathBuf),
     #[error("{0} is a database, but not a Ludus one; pass another with --db")]
     Foreign(Location),
-    #[error("{db} was written by a newer Ludus (schema {found}, this Ludus knows {}); upgrade Ludus", schema::VERSION)]
+    #[error(
+        "{db} was written by a newer Ludus (schema {found}, this Ludus knows {}); upgrade Ludus",
+        schema::VERSION
+    )]
     NewerSchema { db: Location, found: i32 },
     #[error("{0} was written by an older Ludus and must be upgraded, which writes to it; make it writable (`chmod u+w`) and run this again")]
     NeedsUpgrade(Location),
@@ -408,13 +411,13 @@ impl Store {
 
     fn open_postgres(url: &str) -> Result<Store, StoreError> {
         let location = Location::Postgres(url.to_string());
-        let mut config: postgres::Config = url.parse().map_err(|e: postgres::Error| {
-            StoreError::BadUrl {
-                db: location.clone(),
-                url: location.to_string(),
-                reason: e.to_string(),
-            }
-        })?;
+        let mut config: postgres::Config =
+            url.parse()
+                .map_err(|e: postgres::Error| StoreError::BadUrl {
+                    db: location.clone(),
+                    url: location.to_string(),
+                    reason: e.to_string(),
+                })?;
         config
             .application_name("ludus")
             .connect_timeout(Duration::from_secs(10));
@@ -542,10 +545,7 @@ impl Store {
         &self,
         f: impl FnOnce(&mut Db) -> Result<T, DbError>,
     ) -> Result<T, StoreError> {
-        self.db
-            .borrow_mut()
-            .transaction(f)
-            .map_err(|e| self.err(e))
+        self.db.borrow_mut().transaction(f).map_err(|e| self.err(e))
     }
 
     /// Stores a bot's bytes under `name`. Identical bytes to the name's latest
@@ -932,7 +932,10 @@ impl Store {
         let mut out = String::new();
         for (table, key, columns) in tables {
             out.push_str(&format!("-- {table}\n"));
-            for row in self.query(&format!("SELECT {columns} FROM {table} ORDER BY {key}"), &[])? {
+            for row in self.query(
+                &format!("SELECT {columns} FROM {table} ORDER BY {key}"),
+                &[],
+            )? {
                 let cells: Vec<String> = row
                     .0
                     .iter()
@@ -941,7 +944,9 @@ impl Store {
                         db::Value::Int(n) => n.to_string(),
                         db::Value::Real(x) => format!("{x:?}"),
                         db::Value::Text(t) => format!("{t:?}"),
-                        db::Value::Blob(b) => format!("blob:{}", ludus_host::sandbox::sha256_hex(b)),
+                        db::Value::Blob(b) => {
+                            format!("blob:{}", ludus_host::sandbox::sha256_hex(b))
+                        }
                     })
                     .collect();
                 out.push_str(&cells.join(" | "));

@@ -97,7 +97,10 @@ pub struct WorkerInfo {
 impl WorkerInfo {
     /// `worker 3 (pid 1234 on host box)`.
     pub fn describe(&self) -> String {
-        format!("worker {} (pid {} on host {})", self.id, self.pid, self.host)
+        format!(
+            "worker {} (pid {} on host {})",
+            self.id, self.pid, self.host
+        )
     }
 
     /// Whether it was seen within its lease and has not stopped, at `now`.
@@ -205,7 +208,9 @@ fn ms(d: Duration) -> i64 {
 pub fn replay_sha256_of_gz(gz: &[u8]) -> Option<String> {
     use std::io::Read;
     let mut json = Vec::new();
-    flate2::read::GzDecoder::new(gz).read_to_end(&mut json).ok()?;
+    flate2::read::GzDecoder::new(gz)
+        .read_to_end(&mut json)
+        .ok()?;
     Some(ludus_host::sandbox::sha256_hex(&json))
 }
 
@@ -219,7 +224,10 @@ fn this_host() -> String {
 
 /// Whether process `pid` of this machine exists.
 fn process_alive(pid: u32) -> bool {
-    let Some(pid) = i32::try_from(pid).ok().and_then(rustix::process::Pid::from_raw) else {
+    let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    else {
         return false;
     };
     match rustix::process::test_kill_process(pid) {
@@ -274,15 +282,15 @@ impl Store {
     }
 
     /// Releases the leases of this host's workers whose process is gone
-    /// (killed, crashed), at once rather than when the leases expire: on one
-    /// machine a killed run never holds up the next. A worker on another
-    /// host is known to be gone only by its lease's end. Returns how many
-    /// workers were found gone.
+    /// (killed, crashed), at once rather than when the leases expire, and
+    /// records them as stopped: on one machine a killed run never holds up
+    /// the next, nor is counted as live. A worker on another host is known
+    /// to be gone only by its lease's end. Returns how many workers were
+    /// found gone.
     pub fn reap_local_workers(&mut self) -> Result<usize, StoreError> {
         let host = this_host();
         let holders = self.rows(
-            "SELECT id, pid FROM workers WHERE host = $1 AND stopped = 0
-               AND id IN (SELECT lease_owner FROM matches WHERE lease_owner IS NOT NULL)",
+            "SELECT id, pid FROM workers WHERE host = $1 AND stopped = 0",
             vals![host],
             |r| Ok((r.i64(0)?, r.u32(1)?)),
         )?;
@@ -292,7 +300,10 @@ impl Store {
             .map(|(id, _)| id)
             .collect();
         for &id in &gone {
-            tracing::info!(worker = id, "worker {id} of this host is gone: its matches are claimable again");
+            tracing::info!(
+                worker = id,
+                "worker {id} of this host is gone: its matches are claimable again"
+            );
             self.write(|db| {
                 db.execute(
                     "UPDATE matches SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1",
@@ -591,8 +602,13 @@ impl Store {
         )?;
         let c = &counts[0];
         let int = |i| c.i64(i).map_err(|e| self.err(e));
-        let (total, done, leased, verifying, now) =
-            (int(0)? as u32, int(1)? as u32, int(2)? as u32, int(3)? as u32, int(4)?);
+        let (total, done, leased, verifying, now) = (
+            int(0)? as u32,
+            int(1)? as u32,
+            int(2)? as u32,
+            int(3)? as u32,
+            int(4)?,
+        );
         let void = self.rows(
             "SELECT count(*) FROM results WHERE ladder_id = $1 AND match_id = '' AND aborted IS NOT NULL",
             vals![ladder],
@@ -722,8 +738,7 @@ fn verify_result(
     )?;
     let mut verdicts = Vec::new();
     for e in &open {
-        let (id, other, other_sha, kept_worker) =
-            (e.i64(0)?, e.i64(1)?, e.text(2)?, e.opt_i64(3)?);
+        let (id, other, other_sha, kept_worker) = (e.i64(0)?, e.i64(1)?, e.text(2)?, e.opt_i64(3)?);
         let kept_by = kept_worker.map_or("an earlier run".to_string(), |w| format!("worker {w}"));
         let verdict = if result.replay_sha256 == kept.replay_sha256 {
             format!("verified by worker {worker}: the kept result of {kept_by} is right; worker {other} sent a different replay")
@@ -739,7 +754,9 @@ fn verify_result(
         verdicts.push(verdict);
     }
     let replaces = result.replay_sha256 != kept.replay_sha256
-        && open.iter().any(|e| e.text(2).is_ok_and(|s| s == result.replay_sha256));
+        && open
+            .iter()
+            .any(|e| e.text(2).is_ok_and(|s| s == result.replay_sha256));
     if replaces {
         db.execute(
             "DELETE FROM results WHERE ladder_id = $1 AND idx = $2",

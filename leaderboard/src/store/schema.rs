@@ -166,12 +166,16 @@ CREATE TABLE integrity_events (
 
 /// Every migration, in `dialect`.
 pub fn migrations(dialect: Dialect) -> Vec<Migration> {
-    [("V1__initial", V1), ("V2__game_seeds", V2), ("V3__queue", V3)]
-        .into_iter()
-        .map(|(name, sql)| {
-            Migration::unapplied(name, &dialect.translate(sql)).expect("migration names parse")
-        })
-        .collect()
+    [
+        ("V1__initial", V1),
+        ("V2__game_seeds", V2),
+        ("V3__queue", V3),
+    ]
+    .into_iter()
+    .map(|(name, sql)| {
+        Migration::unapplied(name, &dialect.translate(sql)).expect("migration names parse")
+    })
+    .collect()
 }
 
 /// The state a database was found in.
@@ -196,7 +200,11 @@ pub fn inspect(db: &mut Db) -> Result<Found, DbError> {
             "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1"
         }
     };
-    if db.query_opt(history, super::db::vals![HISTORY])?.map_or(Ok(0), |r| r.i64(0))? > 0 {
+    if db
+        .query_opt(history, super::db::vals![HISTORY])?
+        .map_or(Ok(0), |r| r.i64(0))?
+        > 0
+    {
         let version = db
             .query_opt(&format!("SELECT max(version) FROM {HISTORY}"), &[])?
             .map_or(Ok(None), |r| r.opt_i64(0))?

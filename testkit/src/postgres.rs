@@ -63,7 +63,16 @@ impl Cluster {
         initdb
             .arg("-D")
             .arg(&data)
-            .args(["-U", "ludus", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"])
+            .args([
+                "-U",
+                "ludus",
+                "-A",
+                "trust",
+                "-E",
+                "UTF8",
+                "--locale=C",
+                "--no-sync",
+            ])
             .current_dir(&root)
             .stdin(Stdio::null());
         as_owner(&mut initdb, owner);
@@ -93,7 +102,9 @@ impl Cluster {
                 Err(e) => last = e,
             }
         }
-        Err(cleanup(format!("the PostgreSQL server did not start: {last}")))
+        Err(cleanup(format!(
+            "the PostgreSQL server did not start: {last}"
+        )))
     }
 
     pub fn port(&self) -> u16 {
@@ -113,7 +124,15 @@ impl Cluster {
             self.databases.fetch_add(1, Ordering::Relaxed)
         );
         let out = Command::new(self.bin.join("createdb"))
-            .args(["-h", "127.0.0.1", "-U", "ludus", "-p", &self.port.to_string(), &name])
+            .args([
+                "-h",
+                "127.0.0.1",
+                "-U",
+                "ludus",
+                "-p",
+                &self.port.to_string(),
+                &name,
+            ])
             .stdin(Stdio::null())
             .output()
             .expect("createdb runs");
@@ -260,7 +279,8 @@ fn start_server(
     owner: Option<(u32, u32)>,
 ) -> Result<i32, String> {
     let log = root.join(format!("server-{port}.log"));
-    let log_file = std::fs::File::create(&log).map_err(|e| format!("cannot write {}: {e}", log.display()))?;
+    let log_file =
+        std::fs::File::create(&log).map_err(|e| format!("cannot write {}: {e}", log.display()))?;
     if let Some((uid, gid)) = owner {
         chown(&log, uid, gid)?;
     }
@@ -272,7 +292,14 @@ fn start_server(
         .args(["-c", "unix_socket_directories="])
         .args(["-c", "max_connections=200"]);
     if durability == Durability::Scratch {
-        cmd.args(["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]);
+        cmd.args([
+            "-c",
+            "fsync=off",
+            "-c",
+            "synchronous_commit=off",
+            "-c",
+            "full_page_writes=off",
+        ]);
     }
     cmd.current_dir(root)
         .stdin(Stdio::null())
@@ -308,7 +335,15 @@ fn start_server(
     let start = Instant::now();
     loop {
         let ready = Command::new(bin.join("pg_isready"))
-            .args(["-q", "-h", "127.0.0.1", "-p", &port.to_string(), "-U", "ludus"])
+            .args([
+                "-q",
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &port.to_string(),
+                "-U",
+                "ludus",
+            ])
             .status()
             .is_ok_and(|s| s.success());
         if ready {

@@ -7,6 +7,7 @@
 //! [`pyrng`] ports Python's `random` and numpy's `RandomState` bit for bit.
 
 pub mod claim;
+pub mod fences;
 pub mod grid;
 pub mod halite;
 pub mod kore;

@@ -80,6 +80,7 @@ pub fn games() -> &'static [GameInfo] {
         crate::claim::INFO,
         crate::loops::INFO,
         crate::shields::INFO,
+        crate::fences::INFO,
     ]
 }
 

@@ -195,6 +195,40 @@ fn the_rule_books_python_sample_bots_play_every_grid_game() {
     }
 }
 
+/// The fences sample bot, as the rule book gives it in Python, plays its
+/// game move for move as its Rust port does.
+#[test]
+fn the_rule_books_python_sample_bot_plays_fences() {
+    let python = python_bot("example-bots/python", "fences");
+    let rust = bot("fences_sample");
+    let play = |seat0: &Arc<BotModule>| {
+        ludus_host::play(&ludus_host::MatchSpec {
+            game: "fences".into(),
+            config: serde_json::json!({"max_turns": 40}),
+            seed: 3,
+            limits: Limits::default(),
+            bots: vec![seat0.clone(), rust.clone()],
+        })
+        .expect("the match is played")
+    };
+    let py = play(&python);
+    let rs = play(&rust);
+    assert!(py.outcome.is_some() && py.aborted.is_none());
+    assert_eq!(py.turns.len(), rs.turns.len());
+    let bare = |a: &Option<String>| a.as_deref().map(|a| a.trim_matches('"').to_string());
+    for (p, r) in py.turns.iter().zip(&rs.turns) {
+        let s = &p.seats[0];
+        assert!(s.fault.is_none(), "turn {}: {:?}", p.turn, s.fault);
+        assert!(s.refused.is_empty(), "turn {}: {:?}", p.turn, s.refused);
+        assert_eq!(bare(&s.answer), bare(&r.seats[0].answer), "turn {}", p.turn);
+        assert_eq!(p.state_hash, r.state_hash, "turn {}", p.turn);
+    }
+    assert!(answers(&py, 0)
+        .iter()
+        .any(|a| a.is_some_and(|a| a.starts_with("MOVE"))));
+    assert_eq!(py.outcome, rs.outcome);
+}
+
 #[test]
 fn check_says_which_kind_of_bot_it_found() {
     let limits = Limits::default();

@@ -5,7 +5,7 @@
 //! This crate does that plumbing for you: implement [`Bot`] for your type,
 //! pick the game's typed observation and action (e.g. [`planet_wars`],
 //! [`kore`] or [`halite`], or [`claim`], [`loops`] and [`shields`] for the
-//! four-bot grid games), and
+//! four-bot grid games, or [`fences`]), and
 //! export it with [`export_bot!`].
 //!
 //! # A minimal Planet Wars bot
@@ -58,6 +58,7 @@
 //! observation's JSON text.
 
 pub mod claim;
+pub mod fences;
 pub mod grid;
 pub mod halite;
 pub mod kore;

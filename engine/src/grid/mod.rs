@@ -203,7 +203,7 @@ pub fn parse_action(raw: &str) -> Result<Action, String> {
 }
 
 /// `s` in quotes, shortened to [`MAX_QUOTE`] bytes.
-fn quote(s: &str) -> String {
+pub(crate) fn quote(s: &str) -> String {
     if s.len() <= MAX_QUOTE {
         return format!("{s:?}");
     }

@@ -38,21 +38,18 @@ fn submit_three(dir: &Path, db: &str) {
         ("planet_wars_random", "random"),
         ("planet_wars_idle", "idle"),
     ] {
-        let o = ludus(
-            &[
-                "submit",
-                &bot(file),
-                "--name",
-                name,
-                "--game",
-                "planet-wars",
-                "--db",
-                db,
-            ],
-            dir,
-        );
-        assert!(o.status.success(), "{}", text(&o));
+        submit_to(dir, db, file, name);
     }
+}
+
+/// The three bots submitted to `db`, and the ladder played there by one
+/// `ladder run` of two threads.
+fn one_process(dir: &Path, db: &str) {
+    submit_three(dir, db);
+    let mut run = vec!["ladder", "run", "--threads", "2"];
+    run.extend(ladder_options(db));
+    let o = ludus(&run, dir);
+    assert!(o.status.success(), "{}", text(&o));
 }
 
 /// What must be the same however the ladder was played: its result rows
@@ -98,20 +95,12 @@ fn one_ladder_gives_the_same_results_on_sqlite_postgres_and_three_workers_one_ki
     let d = dir.path();
 
     let sqlite = d.join("ludus.db").display().to_string();
-    submit_three(d, &sqlite);
-    let mut run = vec!["ladder", "run", "--threads", "2"];
-    run.extend(ladder_options(&sqlite));
-    let o = ludus(&run, d);
-    assert!(o.status.success(), "{}", text(&o));
+    one_process(d, &sqlite);
     let on_sqlite = outcome(d, &sqlite);
     assert_eq!(on_sqlite.0.len(), TOTAL);
 
     let one = cluster.create_database();
-    submit_three(d, &one);
-    let mut run = vec!["ladder", "run", "--threads", "2"];
-    run.extend(ladder_options(&one));
-    let o = ludus(&run, d);
-    assert!(o.status.success(), "{}", text(&o));
+    one_process(d, &one);
     assert_eq!(outcome(d, &one), on_sqlite, "one process on PostgreSQL");
 
     let three = cluster.create_database();
@@ -197,11 +186,7 @@ fn ladder_status_shows_done_matches_and_the_workers() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let db = d.join("ludus.db").display().to_string();
-    submit_three(d, &db);
-    let mut run = vec!["ladder", "run", "--threads", "2"];
-    run.extend(ladder_options(&db));
-    let o = ludus(&run, d);
-    assert!(o.status.success(), "{}", text(&o));
+    one_process(d, &db);
     let o = ludus(&["ladder", "status", "--db", &db], d);
     let t = text(&o);
     assert!(o.status.success(), "{t}");

@@ -148,29 +148,3 @@ fn four_seat_tables_are_rated_by_weng_lin() {
     assert!(lb.rating_system.contains("Weng"));
     assert_eq!(lb.rows[0].bot, "expander");
 }
-
-#[test]
-fn submitting_identical_bytes_is_a_no_op_and_new_bytes_a_new_version() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = Store::open(&dir.path().join("s.db")).unwrap();
-    let a = std::fs::read(ludus_testkit::bot("planet_wars_idle")).unwrap();
-    let b = std::fs::read(ludus_testkit::bot("planet_wars_random")).unwrap();
-    let sha = ludus_host::sandbox::sha256_hex;
-    let first = store.submit("x", "planet-wars", &a, &sha(&a), NOW).unwrap();
-    assert!(first.new_version && first.bot.version == 1);
-    let again = store.submit("x", "planet-wars", &a, &sha(&a), NOW).unwrap();
-    assert!(!again.new_version && again.bot.version == 1);
-    let second = store.submit("x", "planet-wars", &b, &sha(&b), NOW).unwrap();
-    assert!(second.new_version && second.bot.version == 2);
-    assert_eq!(store.bot("x", Some(1)).unwrap().sha256, sha(&a));
-    assert_eq!(store.bot("x", None).unwrap().sha256, sha(&b));
-    assert_eq!(store.wasm(&sha(&a)).unwrap(), a);
-    assert!(matches!(
-        store.bot("x", Some(9)),
-        Err(StoreError::UnknownVersion { .. })
-    ));
-    assert!(matches!(
-        store.bot("nobody", None),
-        Err(StoreError::UnknownBot(_))
-    ));
-}

@@ -707,6 +707,9 @@ impl Store {
                     vals![id, m.index, m.group, m.seed as i64, seats],
                 )?;
             }
+            // The planner's statistics, for the queue's indexes: a schedule
+            // of 100 000 matches must not be read whole at each claim.
+            db.batch("ANALYZE matches")?;
             Ok(id)
         })
     }

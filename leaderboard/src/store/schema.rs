@@ -127,6 +127,8 @@ ALTER TABLE matches ADD COLUMN finished_at {int};
 UPDATE matches SET done = 1 WHERE EXISTS
     (SELECT 1 FROM results r WHERE r.ladder_id = matches.ladder_id AND r.idx = matches.idx);
 CREATE INDEX matches_claimable ON matches (ladder_id, idx) WHERE done = 0 OR verify = 1;
+-- Matches whose claims ran out are found without reading every open match.
+CREATE INDEX matches_attempts ON matches (ladder_id, attempts) WHERE done = 0 OR verify = 1;
 CREATE INDEX matches_leased ON matches (lease_owner) WHERE lease_owner IS NOT NULL;
 CREATE INDEX matches_finished ON matches (ladder_id, finished_at) WHERE finished_at IS NOT NULL;
 

@@ -17,7 +17,7 @@ const ROUNDS: &str = "4";
 /// Three bots, a round robin of game pairs: 6 matches a round.
 const TOTAL: usize = 4 * 6;
 
-fn ladder_options<'a>(db: &'a str) -> Vec<&'a str> {
+fn ladder_options(db: &str) -> Vec<&str> {
     vec![
         "--game",
         "planet-wars",

@@ -5,7 +5,7 @@ use ludus_host::{Limits, Sandbox, SandboxOptions};
 use ludus_leaderboard::ladder::{self, LadderSpec};
 use ludus_leaderboard::report::{self, Format};
 use ludus_leaderboard::schedule::Kind;
-use ludus_leaderboard::store::{Store, StoreError};
+use ludus_leaderboard::store::Store;
 use std::path::Path;
 use std::sync::OnceLock;
 

@@ -10,7 +10,7 @@ mod matches;
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 use league::*;
-use ludus_host::{Limits, Sandbox};
+use ludus_host::Limits;
 use ludus_leaderboard::store::Location;
 use matches::*;
 use std::path::{Path, PathBuf};

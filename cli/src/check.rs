@@ -6,7 +6,7 @@ use crate::clip;
 use anyhow::{bail, Context, Result};
 use ludus_host::check::{MatchCheck, Validation, VALIDATION_SEED};
 use ludus_host::{BotKind, BotModule, Limits, Sandbox};
-use ludus_leaderboard::store::Store;
+use ludus_leaderboard::store::{Location, Store};
 use ludus_leaderboard::submit::{self, SubmitError};
 use std::path::Path;
 
@@ -80,7 +80,7 @@ fn print_failures_once(games: &[Validation], limits: &Limits) {
     }
 }
 
-pub fn submit(path: &Path, name: &str, game: &str, db: &Path) -> Result<()> {
+pub fn submit(path: &Path, name: &str, game: &str, db: &Location) -> Result<()> {
     let wasm = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     let sandbox = Sandbox::new()?;
     let limits = Limits::default();
@@ -101,14 +101,14 @@ pub fn submit(path: &Path, name: &str, game: &str, db: &Path) -> Result<()> {
         print_warnings(v);
     }
     let now = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
-    let mut store = Store::open(db)?;
+    let mut store = Store::connect(db)?;
     let s = admitted.store(&mut store, &now)?;
     let sha = ludus_host::short_id(&s.stored.bot.sha256);
     let (bot, version) = (&s.stored.bot.name, s.stored.bot.version);
     if s.stored.new_version {
         println!(
             "stored {bot} v{version} ({game}, sha256 {sha}) in {}: it played {}",
-            db.display(),
+            db,
             played(&s.report.games[0])
         );
     } else {

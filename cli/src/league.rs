@@ -1,4 +1,5 @@
-//! The commands around the bot store: bots, ladder run, leaderboard, match-up.
+//! The commands around the bot store: bots, ladder run/create/status,
+//! worker, leaderboard, match-up.
 
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -8,15 +9,19 @@ use ludus_leaderboard::matchup::{self, MatchUp};
 use ludus_leaderboard::report::{self, Format};
 use ludus_leaderboard::schedule::Kind;
 use ludus_leaderboard::sprt::{Hypothesis, SprtConfig};
-use ludus_leaderboard::store::Store;
+use ludus_leaderboard::store::{Location, Store};
+use ludus_leaderboard::worker::{self, Progress, WorkerOptions};
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
-fn open(db: &Path) -> Result<Store> {
-    Ok(Store::open(db)?)
+fn open(db: &Location) -> Result<Store> {
+    Ok(Store::connect(db)?)
 }
 
-pub fn list_bots(db: &Path) -> Result<()> {
-    let store = Store::open_existing(db)?;
+pub fn list_bots(db: &Location) -> Result<()> {
+    let store = Store::connect_existing(db)?;
     println!(
         "{:<24} {:>7} {:<12} {:<14} submitted",
         "bot", "version", "game", "sha256"
@@ -62,6 +67,8 @@ pub struct LadderArgs {
     #[command(flatten)]
     limits: crate::LimitArgs,
     #[command(flatten)]
+    lease: crate::LeaseArg,
+    #[command(flatten)]
     db: crate::DbArg,
 }
 
@@ -69,10 +76,9 @@ fn threads(t: Option<usize>) -> usize {
     t.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
-pub fn ladder_run(args: LadderArgs) -> Result<()> {
+/// The ladder `args` describe, of the bots in `store`.
+fn ladder_spec(args: &LadderArgs, store: &Store) -> Result<LadderSpec> {
     let info = ludus_engine::registry::info(&args.game)?;
-    let db = &args.db.db;
-    let mut store = open(db)?;
     let mut bots = store.latest_bots(&args.game)?;
     if !args.bots.is_empty() {
         bots = args
@@ -91,7 +97,7 @@ pub fn ladder_run(args: LadderArgs) -> Result<()> {
         bail!(
             "no {} bots in {}; add some with `ludus submit BOT.wasm --name NAME --game {}`",
             args.game,
-            db.display(),
+            args.db.db,
             args.game
         );
     }
@@ -104,7 +110,7 @@ pub fn ladder_run(args: LadderArgs) -> Result<()> {
         },
     };
     let config = crate::game_config(&args.game, args.config.as_deref())?;
-    let spec = LadderSpec {
+    Ok(LadderSpec {
         game: args.game.clone(),
         kind,
         players: args.players.unwrap_or(info.fewest_seats()),
@@ -113,39 +119,265 @@ pub fn ladder_run(args: LadderArgs) -> Result<()> {
         config,
         limits: args.limits.limits(),
         bots,
-    };
-    let threads = threads(args.threads);
-    let sandbox = Sandbox::new()?;
-    let bar = ProgressBar::new(0);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} matches  {per_sec}  elapsed {elapsed}  ETA {eta}",
-        )
-        .expect("a valid template"),
+    })
+}
+
+pub fn ladder_create(args: LadderArgs) -> Result<()> {
+    let mut store = open(&args.db.db)?;
+    let spec = ladder_spec(&args, &store)?;
+    let id = ladder::create(&mut store, &spec)?;
+    let status = store.ladder_status(id)?;
+    println!(
+        "ladder {id}: {} {}, {} matches ({} done); play it with `ludus ladder run` with the same options, or `ludus worker --ladder {id}` on any machine that reaches {}",
+        spec.game,
+        spec.kind.label(),
+        status.total,
+        status.done,
+        args.db.db
     );
-    let mut announced = false;
-    let id = ladder::run(&mut store, &sandbox, &spec, threads, |p| {
-        if !announced {
-            announced = true;
-            bar.set_length(p.total as u64);
-            bar.set_position(p.done as u64);
-            bar.reset_eta();
-            if p.resumed > 0 {
-                bar.suspend(|| {
-                    eprintln!(
-                        "resuming: {} of {} matches already played, {} to go",
-                        p.resumed,
-                        p.total,
-                        p.total - p.resumed
-                    )
-                });
-            }
-        }
-        bar.set_position(p.done as u64);
-    })?;
-    bar.finish_and_clear();
+    Ok(())
+}
+
+pub fn ladder_run(args: LadderArgs) -> Result<()> {
+    let db = &args.db.db;
+    let mut store = open(db)?;
+    let spec = ladder_spec(&args, &store)?;
+    let id = ladder::create(&mut store, &spec)?;
+    // A killed run of this machine is not another worker playing.
+    store.reap_local_workers()?;
+    let status = store.ladder_status(id)?;
+    let others = status
+        .workers
+        .iter()
+        .filter(|w| w.is_live(status.now))
+        .count();
+    let left = status.total - status.done;
+    if left > 0 && others > 0 {
+        eprintln!(
+            "joining ladder {id}: {} of {} matches already played, {left} to go, {others} other worker(s) playing it",
+            status.done, status.total
+        );
+    } else if status.done > 0 && left > 0 {
+        eprintln!(
+            "resuming: {} of {} matches already played, {left} to go",
+            status.done, status.total
+        );
+    }
+    let options = WorkerOptions {
+        ladder: Some(id),
+        lease: args.lease.lease,
+        ..WorkerOptions::new(threads(args.threads))
+    };
+    let sandbox = Sandbox::new()?;
+    let mut reporter = Reporter::new();
+    let summary = worker::work(&mut store, &sandbox, &options, |p| reporter.update(p))?;
+    reporter.finish();
+    if summary.played < left as usize {
+        eprintln!(
+            "played {} of the {left} matches here; other workers played the rest",
+            summary.played
+        );
+    }
     let lb = report::leaderboard(&store, id)?;
     print!("{}", lb.render(Format::Table, &|_| String::new()));
+    Ok(())
+}
+
+pub fn worker(
+    threads_arg: Option<usize>,
+    ladder: Option<i64>,
+    until_idle: bool,
+    lease: Duration,
+    db: &Location,
+) -> Result<()> {
+    let mut store = open(db)?;
+    if let Some(id) = ladder {
+        store.ladder(id)?;
+    }
+    let options = WorkerOptions {
+        ladder,
+        lease,
+        until_idle,
+        ..WorkerOptions::new(threads(threads_arg))
+    };
+    let sandbox = Sandbox::new()?;
+    let mut reporter = Reporter::new();
+    let summary = worker::work(&mut store, &sandbox, &options, |p| reporter.update(p))?;
+    reporter.finish();
+    let mut line = format!(
+        "worker {} stops: it played {} matches",
+        summary.worker, summary.played
+    );
+    if summary.duplicates > 0 {
+        line.push_str(&format!(
+            ", {} of which another worker had already played the same",
+            summary.duplicates
+        ));
+    }
+    if summary.integrity_events > 0 {
+        line.push_str(&format!(
+            "; {} of its results differed from the kept ones (see `ludus ladder status`)",
+            summary.integrity_events
+        ));
+    }
+    for (ladder, reason) in &summary.refused {
+        line.push_str(&format!("; it could not play ladder {ladder}: {reason}"));
+    }
+    eprintln!("{line}");
+    Ok(())
+}
+
+/// Progress on a terminal as a bar per ladder, otherwise as a log line
+/// every few seconds and at the end.
+struct Reporter {
+    bars: BTreeMap<i64, ProgressBar>,
+    terminal: bool,
+    last_line: BTreeMap<i64, (Instant, usize)>,
+    started: Instant,
+}
+
+impl Reporter {
+    fn new() -> Reporter {
+        Reporter {
+            bars: BTreeMap::new(),
+            terminal: std::io::stderr().is_terminal(),
+            last_line: BTreeMap::new(),
+            started: Instant::now(),
+        }
+    }
+
+    fn update(&mut self, p: &Progress) {
+        if self.terminal {
+            let bar = self.bars.entry(p.ladder).or_insert_with(|| {
+                let bar = ProgressBar::new(p.total as u64);
+                bar.set_style(
+                    ProgressStyle::with_template(&format!(
+                        "ladder {}: {{bar:40}} {{pos}}/{{len}} matches  {{msg}}  {{per_sec}}  elapsed {{elapsed}}  ETA {{eta}}",
+                        p.ladder
+                    ))
+                    .expect("a valid template"),
+                );
+                bar.set_position(p.done as u64);
+                bar.reset_eta();
+                bar
+            });
+            bar.set_length(p.total as u64);
+            bar.set_message(format!("{} here", p.played_here));
+            bar.set_position(p.done as u64);
+            return;
+        }
+        let now = Instant::now();
+        let (last, last_done) = self
+            .last_line
+            .get(&p.ladder)
+            .copied()
+            .unwrap_or((self.started, usize::MAX));
+        let due = now.duration_since(last) >= Duration::from_secs(5) || p.done == p.total;
+        if due && p.done != last_done {
+            let secs = now.duration_since(self.started).as_secs_f64().max(1e-3);
+            eprintln!(
+                "ladder {}: {}/{} matches done, {} here ({:.1}/s here)",
+                p.ladder,
+                p.done,
+                p.total,
+                p.played_here,
+                p.played_here as f64 / secs
+            );
+            self.last_line.insert(p.ladder, (now, p.done));
+        }
+    }
+
+    fn finish(self) {
+        for bar in self.bars.values() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+pub fn ladder_status(ladder: Option<i64>, game: Option<&str>, db: &Location) -> Result<()> {
+    let store = Store::connect_existing(db)?;
+    let id = store.pick_ladder(ladder, game)?;
+    let record = store.ladder(id)?;
+    let s = store.ladder_status(id)?;
+    println!(
+        "ladder {id}: {} {}, {} seats, {} matches; needs Ludus {}, rules v{}, wasmtime {}",
+        record.game,
+        record.kind,
+        record.players,
+        s.total,
+        record.needs.ludus_version,
+        record.needs.rules_version,
+        record.needs.wasmtime_version
+    );
+    println!(
+        "matches   {} done ({} void), {} leased, {} pending",
+        s.done, s.void, s.leased, s.pending
+    );
+    let rate = match s.rate {
+        Some(r) => format!("{r:.2} matches/s over the last 5 minutes"),
+        None => "no match finished in the last 5 minutes".into(),
+    };
+    let eta = match s.eta_s() {
+        Some(0.0) => "finished".to_string(),
+        Some(secs) => format!(
+            "ETA {}",
+            humantime::format_duration(Duration::from_secs(secs.ceil() as u64))
+        ),
+        None => "ETA unknown".into(),
+    };
+    println!("pace      {rate}; {eta}");
+    println!(
+        "ratings   cover matches 0 to {} ({} of {})",
+        s.rated_through.saturating_sub(1),
+        s.rated_through,
+        s.total
+    );
+    if s.integrity_events > 0 || s.verifying > 0 {
+        println!(
+            "integrity {} event(s), {} match(es) being verified:",
+            s.integrity_events, s.verifying
+        );
+        for e in store.integrity_events(id)? {
+            println!(
+                "          match {}: worker {} sent replay {} where {} has {}; {}",
+                e.index,
+                e.worker,
+                ludus_host::short_id(&e.sha256),
+                e.kept_worker.map_or("the kept result".into(), |w| format!(
+                    "worker {w}'s kept result"
+                )),
+                ludus_host::short_id(&e.kept_sha256),
+                e.verdict.as_deref().unwrap_or("to be verified")
+            );
+        }
+    }
+    let live = s.workers.iter().filter(|w| w.is_live(s.now)).count();
+    println!("workers   {live} live, {} in all", s.workers.len());
+    if !s.workers.is_empty() {
+        println!(
+            "          {:>6}  {:<20} {:>8} {:>7} {:>7}  {:<12} state",
+            "worker", "host", "pid", "threads", "played", "last seen"
+        );
+    }
+    for w in &s.workers {
+        let ago = Duration::from_millis((s.now - w.last_seen).max(0) as u64 / 1000 * 1000);
+        let state = if w.is_live(s.now) {
+            "live"
+        } else if w.stopped {
+            "stopped"
+        } else {
+            "gone (no heartbeat)"
+        };
+        println!(
+            "          {:>6}  {:<20} {:>8} {:>7} {:>7}  {:<12} {state}",
+            w.id,
+            crate::clip(&w.host, 20),
+            w.pid,
+            w.threads,
+            w.played,
+            format!("{} ago", humantime::format_duration(ago)),
+        );
+    }
     Ok(())
 }
 
@@ -154,9 +386,9 @@ pub fn leaderboard(
     game: Option<&str>,
     format: Format,
     out: Option<PathBuf>,
-    db: &Path,
+    db: &Location,
 ) -> Result<()> {
-    let store = Store::open_existing(db)?;
+    let store = Store::connect_existing(db)?;
     let id = store.pick_ladder(ladder, game)?;
     let lb = report::leaderboard(&store, id)?;
     match (format, out) {

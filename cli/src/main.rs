@@ -11,6 +11,7 @@ use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 use league::*;
 use ludus_host::Limits;
+use ludus_leaderboard::store::Location;
 use matches::*;
 use std::path::{Path, PathBuf};
 
@@ -140,6 +141,25 @@ enum Command {
         #[command(flatten)]
         db: DbArg,
     },
+    /// Play the scheduled matches of a database, beside any other workers
+    /// and `ladder run`s on it: claim matches under a lease, play them,
+    /// commit each result with its replay. Stops when its ladder is done
+    /// (with --ladder or --until-idle); otherwise waits for new ladders.
+    Worker {
+        /// Matches played at once (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Play only this ladder, and stop when it is done.
+        #[arg(long)]
+        ladder: Option<i64>,
+        /// Stop when no ladder has matches left, instead of waiting for new ones.
+        #[arg(long)]
+        until_idle: bool,
+        #[command(flatten)]
+        lease: LeaseArg,
+        #[command(flatten)]
+        db: DbArg,
+    },
     /// Drive a game engine directly, without bots.
     Engine {
         #[command(subcommand)]
@@ -173,9 +193,10 @@ enum Command {
 
 #[derive(Args)]
 pub(crate) struct DbArg {
-    /// The Ludus database (SQLite).
-    #[arg(long, default_value = "ludus.db")]
-    pub(crate) db: PathBuf,
+    /// The Ludus database: a SQLite file, or a PostgreSQL database
+    /// (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE).
+    #[arg(long, env = "LUDUS_DB", default_value = "ludus.db")]
+    pub(crate) db: Location,
 }
 
 #[derive(Subcommand)]
@@ -204,9 +225,25 @@ enum EngineCommand {
 
 #[derive(Subcommand)]
 enum LadderCommand {
-    /// Play (or resume) a ladder: every match without a result is played, in
-    /// parallel, and committed as soon as it finishes.
+    /// Play (or resume, or join) a ladder: its schedule is stored, then
+    /// every match without a result is played, in parallel, and committed as
+    /// soon as it finishes. Other `ladder run`s and `ludus worker`s on the
+    /// same database share the work.
     Run(LadderArgs),
+    /// Store a ladder's schedule without playing it, and print its id, for
+    /// `ludus worker`s to play.
+    Create(LadderArgs),
+    /// Where a ladder stands: matches done, leased and pending, live
+    /// workers, rate and ETA, integrity events.
+    Status {
+        /// The ladder (default: the latest, of --game if given).
+        #[arg(long)]
+        ladder: Option<i64>,
+        #[arg(long)]
+        game: Option<String>,
+        #[command(flatten)]
+        db: DbArg,
+    },
 }
 
 #[derive(Subcommand)]
@@ -262,12 +299,23 @@ enum ReplayCommand {
     },
 }
 
+/// How long a worker's claim on a match holds without renewal.
+#[derive(Args)]
+pub(crate) struct LeaseArg {
+    /// A claim's lease, renewed every third of it while the match plays;
+    /// when a worker dies its matches wait this long for another (e.g.
+    /// 60s, 2m).
+    #[arg(long, default_value = "60s", value_parser = humantime::parse_duration)]
+    pub(crate) lease: std::time::Duration,
+}
+
 /// The database a replay command may read stored matches and bots from.
 #[derive(Args)]
 pub(crate) struct OptionalDbArg {
-    /// The Ludus database (default: ludus.db, when it exists).
-    #[arg(long)]
-    pub(crate) db: Option<PathBuf>,
+    /// The Ludus database, a SQLite file or a postgres:// URL (default:
+    /// ludus.db, when it exists).
+    #[arg(long, env = "LUDUS_DB")]
+    pub(crate) db: Option<Location>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -353,6 +401,13 @@ fn main() {
             bot,
             db,
         } => list_matches(ladder, game.as_deref(), bot.as_deref(), &db.db),
+        Command::Worker {
+            threads,
+            ladder,
+            until_idle,
+            lease,
+            db,
+        } => worker(threads, ladder, until_idle, lease.lease, &db.db),
         Command::Submit {
             bot,
             name,
@@ -370,9 +425,13 @@ fn main() {
                     actions,
                 },
         } => engine_run(&game, seed, players, config.as_deref(), &actions),
-        Command::Ladder {
-            command: LadderCommand::Run(args),
-        } => ladder_run(args),
+        Command::Ladder { command } => match command {
+            LadderCommand::Run(args) => ladder_run(args),
+            LadderCommand::Create(args) => ladder_create(args),
+            LadderCommand::Status { ladder, game, db } => {
+                ladder_status(ladder, game.as_deref(), &db.db)
+            }
+        },
         Command::Leaderboard {
             ladder,
             game,

@@ -6,13 +6,14 @@ use anyhow::{bail, Context, Result};
 use ludus_host::{short_id, Limits, Replay, Sandbox};
 use ludus_leaderboard::lookup::{self, Places, ReplaySource};
 use ludus_leaderboard::report;
-use ludus_leaderboard::store::Store;
+use ludus_leaderboard::store::{Location, Store};
 use std::path::{Path, PathBuf};
 
-/// The database of `--db`, or `ludus.db` when it is here; `None` without either.
+/// The database of `--db` (or `LUDUS_DB`), or `ludus.db` when it is
+/// here; `None` without either.
 fn optional_store(arg: &OptionalDbArg) -> Result<Option<Store>> {
     match &arg.db {
-        Some(path) => Ok(Some(Store::open_existing(path)?)),
+        Some(location) => Ok(Some(Store::connect_existing(location)?)),
         None => {
             let default = Path::new("ludus.db");
             Ok(if default.is_file() {
@@ -270,9 +271,9 @@ pub(crate) fn list_matches(
     ladder: Option<i64>,
     game: Option<&str>,
     bot: Option<&str>,
-    db: &Path,
+    db: &Location,
 ) -> Result<()> {
-    let store = Store::open_existing(db)?;
+    let store = Store::connect_existing(db)?;
     let id = store.pick_ladder(ladder, game)?;
     let record = store.ladder(id)?;
     let matches = report::list_matches(&store, id, bot)?;

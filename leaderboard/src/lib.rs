@@ -5,7 +5,10 @@
 //!
 //! [`ratings`] turns game results into Elo, Bradley–Terry and Weng–Lin
 //! ratings; [`sprt`] decides between two bots with a sequential test on game
-//! pairs. Both are pure and deterministic. [`lookup`] finds what re-running
+//! pairs. Both are pure and deterministic. [`store`] keeps everything in a
+//! SQLite file or a PostgreSQL database, and its queue lets several
+//! processes and machines play one ladder; [`worker`] is the loop that
+//! plays it. [`lookup`] finds what re-running
 //! a recorded match needs: its replay and its bots, by sha256.
 
 pub mod ladder;
@@ -17,3 +20,4 @@ pub mod schedule;
 pub mod sprt;
 pub mod store;
 pub mod submit;
+pub mod worker;

@@ -4,7 +4,7 @@
 //! files of the given folders, the bot store, the module cache (compiled
 //! bots, by the sha256 of their `.wasm`).
 
-use crate::store::{Store, StoreError};
+use crate::store::{Location, Store, StoreError};
 use ludus_host::replay::SeatInfo;
 use ludus_host::{short_id, BotModule, LoadError, Replay, ReplayError, Sandbox};
 use std::collections::BTreeMap;
@@ -24,7 +24,7 @@ pub struct Places<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Found {
     File(PathBuf),
-    Store(PathBuf),
+    Store(Location),
     Cache,
 }
 
@@ -32,7 +32,7 @@ impl std::fmt::Display for Found {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Found::File(p) => write!(f, "{}", p.display()),
-            Found::Store(p) => write!(f, "the bot store {}", p.display()),
+            Found::Store(db) => write!(f, "the bot store {db}"),
             Found::Cache => f.write_str("the module cache"),
         }
     }
@@ -69,15 +69,15 @@ pub enum LookupError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReplaySource {
     File(PathBuf),
-    /// A match stored in the database at this path.
-    Stored(PathBuf),
+    /// A match stored in this database.
+    Stored(Location),
 }
 
 impl std::fmt::Display for ReplaySource {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ReplaySource::File(p) => write!(f, "{}", p.display()),
-            ReplaySource::Stored(db) => write!(f, "{}", db.display()),
+            ReplaySource::Stored(db) => write!(f, "{db}"),
         }
     }
 }
@@ -113,10 +113,10 @@ pub fn open_replay(
             arg: arg.into(),
             why: format!(
                 "there is no such file, and no match in {} has an id starting with it; `ludus matches` lists them",
-                store.path().display()
+                store.location()
             ),
         }),
-        other => Ok((other?, ReplaySource::Stored(store.path().to_path_buf()))),
+        other => Ok((other?, ReplaySource::Stored(store.location().clone()))),
     }
 }
 
@@ -150,7 +150,7 @@ pub fn find_bots(
                             .load(&info.name, &store.wasm(&info.sha256)?)
                             .map_err(load_err)?,
                     };
-                    return Ok((bot, Found::Store(store.path().to_path_buf())));
+                    return Ok((bot, Found::Store(store.location().clone())));
                 }
             }
             if let Some(bot) = sandbox
@@ -215,7 +215,7 @@ fn not_found(sandbox: &Sandbox, places: Places, seat: usize, info: &SeatInfo) ->
         .map(|d| format!("the .wasm files of {}", display_dir(d)))
         .collect();
     looked.push(match places.store {
-        Some(store) => format!("the bot store {}", store.path().display()),
+        Some(store) => format!("the bot store {}", store.location()),
         None => "no bot store (none given, no ludus.db here)".into(),
     });
     looked.push(match &sandbox.options().cache_dir {

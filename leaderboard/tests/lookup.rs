@@ -60,7 +60,7 @@ fn bots_are_found_in_the_folders_then_the_store_then_the_module_cache() {
         places,
         [
             &Found::File(folder.join("renamed.wasm")),
-            &Found::Store(store.path().to_path_buf()),
+            &Found::Store(store.location().clone()),
             &Found::Cache
         ]
     );
@@ -99,7 +99,7 @@ fn a_bot_that_is_nowhere_is_named_with_every_place_looked_and_a_same_named_build
     for needle in [
         "seat 0: bot `planet_wars_idle`",
         &format!("the .wasm files of {}", folder.display()),
-        &format!("the bot store {}", store.path().display()),
+        &format!("the bot store {}", store.location()),
         &format!("the module cache {}", cache.display()),
         "has its name but other bytes",
         "pass --bots DIR",

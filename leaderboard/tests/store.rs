@@ -1,9 +1,11 @@
-//! The store's files and processes: each way a database file can be wrong
-//! gets its own true message, two processes never play one ladder at once,
-//! and older databases are brought up to the schema.
+//! The store's SQLite files: each way a database file can be wrong gets its
+//! own true message, and files of older Ludus versions are brought up to
+//! the schema. (The operations common to both databases are pinned in
+//! `store_backends.rs`.)
 
-use ludus_leaderboard::schedule::ScheduledMatch;
-use ludus_leaderboard::store::{MatchResult, Store, StoreError};
+use ludus_leaderboard::store::db::Dialect;
+use ludus_leaderboard::store::schema::{migrations, APPLICATION_ID, HISTORY, VERSION};
+use ludus_leaderboard::store::{Needs, Store, StoreError};
 use std::path::Path;
 use std::time::Duration;
 
@@ -124,119 +126,65 @@ fn a_database_another_program_keeps_locked_says_it_is_locked() {
     submit_another(&mut store).unwrap();
 }
 
-fn one_ladder(store: &mut Store, game: &str, seeds: &[u64]) -> i64 {
-    let bots = store.latest_bots("planet-wars").unwrap();
-    let schedule: Vec<ScheduledMatch> = seeds
-        .iter()
-        .enumerate()
-        .map(|(i, &seed)| ScheduledMatch {
-            index: i as u32,
-            group: i as u32,
-            seed,
-            seats: vec![0, 0],
-        })
-        .collect();
-    store
-        .ensure_ladder(
-            &format!("key-{game}"),
-            game,
-            "round-robin",
-            2,
-            1,
-            0,
-            &serde_json::Value::Null,
-            &serde_json::json!({}),
-            &bots,
-            &schedule,
-        )
-        .unwrap()
-}
-
-fn result(index: u32) -> MatchResult {
-    MatchResult {
-        index,
-        match_id: format!("m{index}"),
-        placements: vec![1, 2],
-        scores: vec![1.0, 0.0],
-        faults: vec![0, 0],
-        turns: 1,
-        reason: "done".into(),
-        aborted: None,
-    }
-}
-
-#[test]
-fn a_result_recorded_twice_is_refused_without_calling_the_file_damaged() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = database(&dir.path().join("ludus.db"));
-    let id = one_ladder(&mut store, "planet-wars", &[1]);
-    store.record(id, &result(0), b"gz").unwrap();
-    let err = store
-        .record(id, &result(0), b"gz")
-        .expect_err("a second result");
-    assert!(matches!(err, StoreError::Sql { .. }), "{err:?}");
-    assert!(!err.to_string().contains("damaged"), "{err}");
-    assert_eq!(store.results(id).unwrap().len(), 1);
-}
-
-#[test]
-fn a_claimed_ladder_is_refused_to_another_claim_naming_the_holder_until_released() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = database(&dir.path().join("ludus.db"));
-    let id = one_ladder(&mut store, "planet-wars", &[1]);
-    let other = one_ladder(&mut store, "kore", &[1]);
-    let claim = store.claim_ladder(id).unwrap();
-    // A second claim through another open file, as another process makes.
-    let second = Store::open(store.path()).unwrap();
-    let err = second.claim_ladder(id).expect_err("held");
-    assert!(matches!(err, StoreError::LadderBusy { .. }), "{err:?}");
-    says(
-        &err,
-        &[
-            &format!("ladder {id} is being played by another process"),
-            &format!("pid {}", std::process::id()),
-            "since 20",
-            "nothing was played here",
-        ],
-    );
-    // Other ladders are free.
-    drop(second.claim_ladder(other).unwrap());
-    drop(claim);
-    drop(second.claim_ladder(id).unwrap());
-}
-
-#[test]
-fn the_claim_of_a_dead_process_blocks_nobody() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = database(&dir.path().join("ludus.db"));
-    let id = one_ladder(&mut store, "planet-wars", &[1]);
-    // What a process killed with SIGKILL leaves: its name, and no lock.
-    std::fs::write(
-        dir.path().join(format!("ludus.db-ladder-{id}.lock")),
-        r#"{"pid":4000000,"host":"gone","since":"2026-01-01T00:00:00Z"}"#,
+/// A SQLite file as Ludus wrote it at schema 1, before schema versions had a
+/// history table: its tables (the first migration, which never changes),
+/// one bot, a Kore ladder of three matches with seeds outside Kore's range
+/// and the first one played, and a Planet Wars ladder of one pending match.
+fn schema_1_file(path: &Path, big: u64) {
+    let c = rusqlite::Connection::open(path).unwrap();
+    let v1 = migrations(Dialect::Sqlite)[0].sql().unwrap().to_string();
+    c.execute_batch(&v1).unwrap();
+    c.execute_batch(&format!(
+        "PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = 1;"
+    ))
+    .unwrap();
+    c.execute(
+        "INSERT INTO bots VALUES (?1, ?2, ?3)",
+        rusqlite::params![sha(WASM), WASM, WASM.len() as i64],
     )
     .unwrap();
-    drop(store.claim_ladder(id).unwrap());
+    c.execute(
+        "INSERT INTO bot_versions VALUES ('one', 1, 'planet-wars', ?1, ?2)",
+        rusqlite::params![sha(WASM), NOW],
+    )
+    .unwrap();
+    for (id, game, seeds) in [
+        (1, "kore", vec![big, big, 7]),
+        (2, "planet-wars", vec![big]),
+    ] {
+        c.execute(
+            "INSERT INTO ladders VALUES (?1, ?2, ?3, 'round-robin', 2, 1, 0, 'null', '{}')",
+            rusqlite::params![id, format!("key-{game}"), game],
+        )
+        .unwrap();
+        c.execute(
+            "INSERT INTO ladder_bots VALUES (?1, 0, 'one', 1, ?2)",
+            rusqlite::params![id, sha(WASM)],
+        )
+        .unwrap();
+        for (idx, seed) in seeds.into_iter().enumerate() {
+            c.execute(
+                "INSERT INTO matches VALUES (?1, ?2, ?2, ?3, '[0,0]')",
+                rusqlite::params![id, idx as i64, seed as i64],
+            )
+            .unwrap();
+        }
+    }
+    c.execute_batch(
+        "INSERT INTO results VALUES (1, 0, 'm0', '[1,2]', '[1.0,0.0]', '[0,0]', 1, 'done', NULL);
+         INSERT INTO replays VALUES ('m0', x'1f8b');",
+    )
+    .unwrap();
 }
 
 #[test]
-fn a_schema_1_database_gets_its_unplayed_kore_seeds_reduced_and_keeps_played_ones() {
+fn a_schema_1_file_migrates_keeping_its_results_and_reducing_unplayed_kore_seeds() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("ludus.db");
     let big = 13302247461581951591u64;
-    let (kore, pw) = {
-        let mut store = database(&path);
-        let kore = one_ladder(&mut store, "kore", &[big, big, 7]);
-        let pw = one_ladder(&mut store, "planet-wars", &[big]);
-        store.record(kore, &result(0), b"gz").unwrap();
-        (kore, pw)
-    };
-    rusqlite::Connection::open(&path)
-        .unwrap()
-        .execute_batch("PRAGMA user_version = 1")
-        .unwrap();
-    let store = Store::open(&path).unwrap();
-    let seeds = |ladder| -> Vec<u64> {
+    schema_1_file(&path, big);
+    let mut store = Store::open(&path).unwrap();
+    let seeds = |store: &Store, ladder| -> Vec<u64> {
         store
             .schedule(ladder)
             .unwrap()
@@ -245,46 +193,42 @@ fn a_schema_1_database_gets_its_unplayed_kore_seeds_reduced_and_keeps_played_one
             .collect()
     };
     assert_eq!(
-        seeds(kore),
+        seeds(&store, 1),
         vec![big, big % (1 << 32), 7],
         "played kept, pending reduced"
     );
-    assert_eq!(seeds(pw), vec![big], "Planet Wars seeds span every u64");
-    let version: i32 = rusqlite::Connection::open(&path)
-        .unwrap()
+    assert_eq!(
+        seeds(&store, 2),
+        vec![big],
+        "Planet Wars seeds span every u64"
+    );
+    // The played match is done in the queue; the others are claimable.
+    assert_eq!(store.results(1).unwrap().len(), 1);
+    assert_eq!(store.remaining(1).unwrap(), 2);
+    assert_eq!(store.finished_prefix(1).unwrap(), 1);
+    // The ladders need what the Ludus that migrated them is.
+    let kore = ludus_engine::registry::info("kore").unwrap();
+    assert_eq!(
+        store.ladder(1).unwrap().needs,
+        Needs::of_this_build(kore.rules_version)
+    );
+    // Bots and names came along.
+    assert_eq!(store.wasm(&sha(WASM)).unwrap(), WASM);
+    submit_another(&mut store).unwrap();
+    drop(store);
+    let c = rusqlite::Connection::open(&path).unwrap();
+    let version: i32 = c
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .unwrap();
-    assert_eq!(version, 2);
-}
-
-#[test]
-fn a_stored_match_is_found_by_a_unique_prefix_of_its_id() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = database(&dir.path().join("ludus.db"));
-    let id = one_ladder(&mut store, "planet-wars", &[1, 2, 3]);
-    for (i, match_id) in ["abc111", "abc222", "def333"].iter().enumerate() {
-        let r = MatchResult {
-            match_id: match_id.to_string(),
-            ..result(i as u32)
-        };
-        store.record(id, &r, b"gz").unwrap();
-    }
-    assert_eq!(store.find_match("abc1").unwrap(), "abc111");
-    assert_eq!(store.find_match("d").unwrap(), "def333");
-    let err = store.find_match("abc").expect_err("two match");
-    assert!(
-        matches!(err, StoreError::AmbiguousMatch { count: 2, .. }),
-        "{err:?}"
-    );
-    says(&err, &["abc111", "abc222", "give more of the id"]);
-    assert!(matches!(
-        store.find_match("zzz"),
-        Err(StoreError::UnknownMatch { .. })
-    ));
-    assert!(matches!(
-        store.find_match(""),
-        Err(StoreError::UnknownMatch { .. })
-    ));
+    assert_eq!(version, VERSION);
+    let history: i64 = c
+        .query_row(&format!("SELECT max(version) FROM {HISTORY}"), [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(history, VERSION as i64);
+    // Opening it again changes nothing.
+    drop(Store::open(&path).unwrap());
 }
 
 #[test]

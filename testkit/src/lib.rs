@@ -1,9 +1,10 @@
 //! Builds the example and hostile bots for `wasm32-wasip1`, once per process,
 //! for the tests and the developer tasks. Installs the wasm target with
 //! rustup when it is missing. [`cdp`] drives headless Chromium for the
-//! tests of pages.
+//! tests of pages; [`postgres`] starts a throw-away PostgreSQL cluster.
 
 pub mod cdp;
+pub mod postgres;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

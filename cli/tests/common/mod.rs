@@ -6,10 +6,14 @@ use std::process::{Command, Output};
 
 pub fn ludus_cmd(args: &[&str], dir: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_ludus"));
-    c.args(args).current_dir(dir).env(
-        "LUDUS_CACHE_DIR",
-        ludus_testkit::workspace_root().join("target/module-cache"),
-    );
+    c.args(args)
+        .current_dir(dir)
+        .env(
+            "LUDUS_CACHE_DIR",
+            ludus_testkit::workspace_root().join("target/module-cache"),
+        )
+        // The database is the scratch directory's unless a test names one.
+        .env_remove("LUDUS_DB");
     c
 }
 
@@ -38,6 +42,12 @@ pub fn bots_dir() -> String {
 /// Submits the built bot `file` (e.g. `planet_wars_idle`) as `name` to the
 /// Planet Wars bots of `ludus.db` in `dir`.
 pub fn submit(dir: &Path, file: &str, name: &str) {
+    submit_to(dir, "ludus.db", file, name)
+}
+
+/// Submits the built bot `file` as `name` to the Planet Wars bots of the
+/// database `db` (a file, relative to `dir`, or a URL).
+pub fn submit_to(dir: &Path, db: &str, file: &str, name: &str) {
     let o = ludus(
         &[
             "submit",
@@ -46,6 +56,8 @@ pub fn submit(dir: &Path, file: &str, name: &str) {
             name,
             "--game",
             "planet-wars",
+            "--db",
+            db,
         ],
         dir,
     );

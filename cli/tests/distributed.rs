@@ -1,0 +1,203 @@
+//! Ladders played by several processes: real `ludus` processes on a SQLite
+//! file and on a throw-away PostgreSQL cluster started by this test process.
+//! However the work is spread (one process, several, one of them killed),
+//! the results and the leaderboard are the same.
+
+mod common;
+
+use common::*;
+use ludus_leaderboard::store::{Location, MatchResult, Store};
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+/// Short Planet Wars matches: the rules are the same, the games shorter.
+const CONFIG: &str = r#"{"max_turns": 80}"#;
+const ROUNDS: &str = "4";
+/// Three bots, a round robin of game pairs: 6 matches a round.
+const TOTAL: usize = 4 * 6;
+
+fn ladder_options(db: &str) -> Vec<&str> {
+    vec![
+        "--game",
+        "planet-wars",
+        "--rounds",
+        ROUNDS,
+        "--seed",
+        "11",
+        "--config",
+        CONFIG,
+        "--db",
+        db,
+    ]
+}
+
+fn submit_three(dir: &Path, db: &str) {
+    for (file, name) in [
+        ("planet_wars_expander", "expander"),
+        ("planet_wars_random", "random"),
+        ("planet_wars_idle", "idle"),
+    ] {
+        submit_to(dir, db, file, name);
+    }
+}
+
+/// The three bots submitted to `db`, and the ladder played there by one
+/// `ladder run` of two threads.
+fn one_process(dir: &Path, db: &str) {
+    submit_three(dir, db);
+    let mut run = vec!["ladder", "run", "--threads", "2"];
+    run.extend(ladder_options(db));
+    let o = ludus(&run, dir);
+    assert!(o.status.success(), "{}", text(&o));
+}
+
+/// What must be the same however the ladder was played: its result rows
+/// and its leaderboard as JSON.
+fn outcome(dir: &Path, db: &str) -> (Vec<MatchResult>, String) {
+    let store = Store::connect_existing(&Location::parse(db)).unwrap();
+    let id = store.latest_ladder(None).unwrap().expect("a ladder");
+    let results = store.results(id).unwrap();
+    let o = ludus(&["leaderboard", "--format", "json", "--db", db], dir);
+    assert!(o.status.success(), "{}", text(&o));
+    (results, String::from_utf8(o.stdout).unwrap())
+}
+
+fn results_in(db: &str) -> usize {
+    let store = Store::connect_existing(&Location::parse(db)).unwrap();
+    match store.latest_ladder(None).unwrap() {
+        Some(id) => store.results(id).unwrap().len(),
+        None => 0,
+    }
+}
+
+fn spawn(args: &[&str], dir: &Path) -> Child {
+    ludus_cmd(args, dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn finish(child: Child) -> String {
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    text(&o)
+}
+
+/// The issue's test: one process on SQLite, one process on PostgreSQL, and
+/// three `ludus worker` processes on PostgreSQL with one killed with
+/// SIGKILL mid-way give identical result rows and leaderboards.
+#[test]
+fn one_ladder_gives_the_same_results_on_sqlite_postgres_and_three_workers_one_killed() {
+    let cluster = ludus_testkit::postgres::shared();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+
+    let sqlite = d.join("ludus.db").display().to_string();
+    one_process(d, &sqlite);
+    let on_sqlite = outcome(d, &sqlite);
+    assert_eq!(on_sqlite.0.len(), TOTAL);
+
+    let one = cluster.create_database();
+    one_process(d, &one);
+    assert_eq!(outcome(d, &one), on_sqlite, "one process on PostgreSQL");
+
+    let three = cluster.create_database();
+    submit_three(d, &three);
+    let mut create = vec!["ladder", "create"];
+    create.extend(ladder_options(&three));
+    let o = ludus(&create, d);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains(&format!("{TOTAL} matches")),
+        "{}",
+        text(&o)
+    );
+    let worker = [
+        "worker",
+        "--ladder",
+        "1",
+        "--threads",
+        "1",
+        "--lease",
+        "2s",
+        "--db",
+        &three,
+    ];
+    let mut workers: Vec<Child> = (0..3).map(|_| spawn(&worker, d)).collect();
+    let start = Instant::now();
+    while results_in(&three) < 4 {
+        assert!(start.elapsed() < Duration::from_secs(120), "no progress");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut killed = workers.remove(1);
+    killed.kill().unwrap(); // SIGKILL, mid-match
+    killed.wait().unwrap();
+    for w in workers {
+        let t = finish(w);
+        assert!(t.contains("stops: it played"), "{t}");
+    }
+    assert_eq!(
+        outcome(d, &three),
+        on_sqlite,
+        "three workers, one killed, on PostgreSQL"
+    );
+    let played = cluster.psql(&three, "SELECT sum(played) FROM workers");
+    assert_eq!(played, TOTAL.to_string(), "every match committed once");
+}
+
+/// Two `ladder run`s of one ladder on one SQLite file share the work: both
+/// play, and no match is played twice.
+#[test]
+fn two_ladder_runs_on_one_sqlite_file_share_the_work_without_a_duplicate() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let db = d.join("ludus.db").display().to_string();
+    submit_three(d, &db);
+    let mut run = vec!["ladder", "run", "--threads", "1"];
+    run.extend(ladder_options(&db));
+    let first = spawn(&run, d);
+    let second = spawn(&run, d);
+    let (a, b) = (finish(first), finish(second));
+    for t in [&a, &b] {
+        assert!(t.contains("expander"), "each prints the leaderboard: {t}");
+    }
+    let c = rusqlite::Connection::open(&db).unwrap();
+    let played: Vec<i64> = c
+        .prepare("SELECT played FROM workers ORDER BY id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(played.len(), 2, "two workers");
+    assert!(played.iter().all(|&n| n > 0), "both played: {played:?}");
+    assert_eq!(played.iter().sum::<i64>(), TOTAL as i64, "none twice");
+    let rows: i64 = c
+        .query_row("SELECT count(*) FROM results", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(rows, TOTAL as i64);
+}
+
+/// `ladder status` reads a ladder's progress and its workers from the database.
+#[test]
+fn ladder_status_shows_done_matches_and_the_workers() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let db = d.join("ludus.db").display().to_string();
+    one_process(d, &db);
+    let o = ludus(&["ladder", "status", "--db", &db], d);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    for needle in [
+        format!("{TOTAL} matches"),
+        format!("matches   {TOTAL} done (0 void), 0 leased, 0 pending"),
+        "finished".into(),
+        format!("ratings   cover matches 0 to {}", TOTAL - 1),
+        "workers   0 live, 1 in all".into(),
+        "stopped".into(),
+    ] {
+        assert!(t.contains(&needle), "`{needle}` is not in:\n{t}");
+    }
+}

@@ -1,0 +1,335 @@
+//! The schema and its versions, applied by refinery's runner inside one
+//! transaction that holds the write lock (SQLite) or an advisory lock
+//! (PostgreSQL), so that two processes opening a new database at once make
+//! one schema, never two.
+//!
+//! Each migration is written once for both databases, with the column-type
+//! tokens of [`Dialect::translate`]. The history is the table
+//! `ludus_schema_history`; its presence marks a Ludus database.
+//!
+//! - V1: bots, names and versions, ladders, schedules, results, replays, ratings.
+//! - V2: the same tables; the seeds of matches not yet played are reduced
+//!   into their game's seed range (`GameInfo::game_seed`), done in code for
+//!   files written before, as schedules derive them since (`docs/replay.md`).
+//! - V3: the shared queue: what each ladder needs of a worker, each match's
+//!   lease and attempts, each result's replay hash, workers and their
+//!   heartbeats, integrity events, the rated prefix.
+//!
+//! SQLite files made before the history existed (their version in `PRAGMA
+//! user_version`, 1 or 2) are taken as they are: schema 1 has its pending
+//! seeds reduced, then both are recorded as at V2 and migrated on.
+
+use super::db::{Conn, Db, DbError, Dialect};
+use refinery_core::traits::sync::{Query, Transaction};
+use refinery_core::{Migration, Runner, Target};
+
+/// The history table: its name marks a Ludus database.
+pub const HISTORY: &str = "ludus_schema_history";
+
+/// `PRAGMA application_id` of a Ludus SQLite file ("LUDU").
+pub const APPLICATION_ID: i32 = 0x4C55_4455;
+
+/// The schema version this Ludus writes.
+pub const VERSION: i32 = 3;
+
+const V1: &str = "
+CREATE TABLE bots (
+    sha256 TEXT PRIMARY KEY,
+    wasm {blob} NOT NULL,
+    size_bytes {int} NOT NULL
+);
+CREATE TABLE bot_versions (
+    name TEXT NOT NULL,
+    version {int} NOT NULL,
+    game TEXT NOT NULL,
+    sha256 TEXT NOT NULL REFERENCES bots(sha256),
+    submitted_at TEXT NOT NULL,
+    PRIMARY KEY (name, version)
+);
+CREATE TABLE ladders (
+    id {id},
+    ladder_key TEXT NOT NULL UNIQUE,
+    game TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    players {int} NOT NULL,
+    rounds {int} NOT NULL,
+    seed {int} NOT NULL,
+    config TEXT NOT NULL,
+    limits TEXT NOT NULL
+);
+CREATE TABLE ladder_bots (
+    ladder_id {int} NOT NULL REFERENCES ladders(id),
+    position {int} NOT NULL,
+    name TEXT NOT NULL,
+    version {int} NOT NULL,
+    sha256 TEXT NOT NULL REFERENCES bots(sha256),
+    PRIMARY KEY (ladder_id, position)
+);
+CREATE TABLE matches (
+    ladder_id {int} NOT NULL REFERENCES ladders(id),
+    idx {int} NOT NULL,
+    grp {int} NOT NULL,
+    seed {int} NOT NULL,
+    seats TEXT NOT NULL,
+    PRIMARY KEY (ladder_id, idx)
+);
+CREATE TABLE results (
+    ladder_id {int} NOT NULL,
+    idx {int} NOT NULL,
+    match_id TEXT NOT NULL,
+    placements TEXT NOT NULL,
+    scores TEXT NOT NULL,
+    faults TEXT NOT NULL,
+    turns {int} NOT NULL,
+    reason TEXT NOT NULL,
+    aborted TEXT,
+    PRIMARY KEY (ladder_id, idx),
+    FOREIGN KEY (ladder_id, idx) REFERENCES matches(ladder_id, idx)
+);
+CREATE TABLE replays (
+    match_id TEXT PRIMARY KEY,
+    replay_gz {blob} NOT NULL
+);
+CREATE TABLE ratings (
+    ladder_id {int} NOT NULL REFERENCES ladders(id),
+    position {int} NOT NULL,
+    system TEXT NOT NULL,
+    rating {real} NOT NULL,
+    interval {real} NOT NULL,
+    PRIMARY KEY (ladder_id, position, system)
+);
+";
+
+const V2: &str = "
+-- No change of tables: files of schema 1 have the seeds of their pending
+-- matches reduced into their game's range when they are opened.
+SELECT 1;
+";
+
+const V3: &str = "
+-- What a worker must run to play a ladder's matches: the same engine
+-- (Ludus version), rules version and wasmtime version as the ladder's.
+ALTER TABLE ladders ADD COLUMN ludus_version TEXT NOT NULL DEFAULT '';
+ALTER TABLE ladders ADD COLUMN rules_version {int} NOT NULL DEFAULT 0;
+ALTER TABLE ladders ADD COLUMN wasmtime_version TEXT NOT NULL DEFAULT '';
+-- Ratings cover the matches before this index, all finished.
+ALTER TABLE ladders ADD COLUMN rated_through {int} NOT NULL DEFAULT 0;
+
+-- The queue: a match is claimable while it is not done (or is to be
+-- verified) and nobody holds an unexpired lease on it.
+ALTER TABLE matches ADD COLUMN done {int} NOT NULL DEFAULT 0;
+ALTER TABLE matches ADD COLUMN verify {int} NOT NULL DEFAULT 0;
+ALTER TABLE matches ADD COLUMN lease_owner {int};
+ALTER TABLE matches ADD COLUMN lease_until {int};
+ALTER TABLE matches ADD COLUMN attempts {int} NOT NULL DEFAULT 0;
+ALTER TABLE matches ADD COLUMN played_by {int};
+ALTER TABLE matches ADD COLUMN finished_at {int};
+UPDATE matches SET done = 1 WHERE EXISTS
+    (SELECT 1 FROM results r WHERE r.ladder_id = matches.ladder_id AND r.idx = matches.idx);
+CREATE INDEX matches_claimable ON matches (ladder_id, idx) WHERE done = 0 OR verify = 1;
+-- Matches whose claims ran out are found without reading every open match.
+CREATE INDEX matches_attempts ON matches (ladder_id, attempts) WHERE done = 0 OR verify = 1;
+CREATE INDEX matches_leased ON matches (lease_owner) WHERE lease_owner IS NOT NULL;
+CREATE INDEX matches_finished ON matches (ladder_id, finished_at) WHERE finished_at IS NOT NULL;
+
+-- sha256 of the replay's JSON: a second result for the match is compared by it.
+ALTER TABLE results ADD COLUMN replay_sha256 TEXT NOT NULL DEFAULT '';
+
+CREATE TABLE workers (
+    id {id},
+    host TEXT NOT NULL,
+    pid {int} NOT NULL,
+    threads {int} NOT NULL,
+    ladder_id {int},
+    lease_ms {int} NOT NULL,
+    ludus_version TEXT NOT NULL,
+    wasmtime_version TEXT NOT NULL,
+    started_at {int} NOT NULL,
+    last_seen {int} NOT NULL,
+    played {int} NOT NULL DEFAULT 0,
+    stopped {int} NOT NULL DEFAULT 0
+);
+
+-- A second result whose replay differs from the kept one: determinism
+-- makes it proof that one of the two workers is faulty.
+CREATE TABLE integrity_events (
+    id {id},
+    ladder_id {int} NOT NULL,
+    idx {int} NOT NULL,
+    kept_worker {int},
+    kept_sha256 TEXT NOT NULL,
+    worker {int} NOT NULL,
+    sha256 TEXT NOT NULL,
+    replay_gz {blob} NOT NULL,
+    at {int} NOT NULL,
+    verdict TEXT
+);
+";
+
+/// Every migration, in `dialect`.
+pub fn migrations(dialect: Dialect) -> Vec<Migration> {
+    [
+        ("V1__initial", V1),
+        ("V2__game_seeds", V2),
+        ("V3__queue", V3),
+    ]
+    .into_iter()
+    .map(|(name, sql)| {
+        Migration::unapplied(name, &dialect.translate(sql)).expect("migration names parse")
+    })
+    .collect()
+}
+
+/// The state a database was found in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Found {
+    /// No tables at all: a new database.
+    Empty,
+    /// A Ludus database at this schema version.
+    Ludus(i32),
+    /// A SQLite file of Ludus from before the history table, at this
+    /// `user_version` (1 or 2).
+    Legacy(i32),
+    /// Tables, but not Ludus's.
+    Foreign,
+}
+
+/// What the database at hand is (inside the migration's transaction).
+pub fn inspect(db: &mut Db) -> Result<Found, DbError> {
+    let history = match db.dialect() {
+        Dialect::Sqlite => "SELECT count(*) FROM sqlite_master WHERE name = $1",
+        Dialect::Postgres => {
+            "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1"
+        }
+    };
+    if db
+        .query_opt(history, super::db::vals![HISTORY])?
+        .map_or(Ok(0), |r| r.i64(0))?
+        > 0
+    {
+        let version = db
+            .query_opt(&format!("SELECT max(version) FROM {HISTORY}"), &[])?
+            .map_or(Ok(None), |r| r.opt_i64(0))?
+            .unwrap_or(0);
+        return Ok(Found::Ludus(version as i32));
+    }
+    let tables = match db.dialect() {
+        Dialect::Sqlite => "SELECT count(*) FROM sqlite_master",
+        Dialect::Postgres => {
+            "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()"
+        }
+    };
+    let tables = db.query_opt(tables, &[])?.map_or(Ok(0), |r| r.i64(0))?;
+    if tables == 0 {
+        return Ok(Found::Empty);
+    }
+    if db.dialect() == Dialect::Sqlite {
+        let app = db
+            .query_opt("PRAGMA application_id", &[])?
+            .map_or(Ok(0), |r| r.i64(0))?;
+        let version = db
+            .query_opt("PRAGMA user_version", &[])?
+            .map_or(Ok(0), |r| r.i64(0))?;
+        if app == APPLICATION_ID as i64 && (1..=2).contains(&version) {
+            return Ok(Found::Legacy(version as i32));
+        }
+    }
+    Ok(Found::Foreign)
+}
+
+/// Records the migrations up to `version` as applied without running them
+/// (a legacy SQLite file already has their tables), then applies the rest.
+pub fn migrate(db: &mut Db, baseline: Option<i32>) -> Result<(), MigrateError> {
+    let migrations = migrations(db.dialect());
+    let mut runner = Runner::new(&migrations);
+    runner.set_migration_table_name(HISTORY);
+    let mut history = History(db);
+    if let Some(version) = baseline {
+        let mut fake = Runner::new(&migrations).set_target(Target::FakeVersion(version));
+        fake.set_migration_table_name(HISTORY);
+        fake.run(&mut history)?;
+    }
+    runner.run(&mut history)?;
+    Ok(())
+}
+
+/// A migration that failed.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct MigrateError(#[from] refinery_core::Error);
+
+/// Refinery's view of our connection, inside our own transaction: its
+/// statements run as they come, with no transaction of their own.
+struct History<'a>(&'a mut Db);
+
+impl Transaction for History<'_> {
+    type Error = DbError;
+
+    fn execute<'a, T: Iterator<Item = &'a str>>(&mut self, queries: T) -> Result<usize, DbError> {
+        let mut count = 0;
+        for sql in queries {
+            // Already in this dialect: only the history's own statements
+            // (no tokens, no parameters) and translated migrations pass here.
+            match self.0.conn() {
+                Conn::Sqlite(conn) => conn.execute_batch(sql)?,
+                Conn::Postgres { client, .. } => client.batch_execute(sql)?,
+            }
+            count += 1;
+        }
+        Ok(count)
+    }
+}
+
+impl Query<Vec<Migration>> for History<'_> {
+    fn query(&mut self, sql: &str) -> Result<Vec<Migration>, DbError> {
+        use time::format_description::well_known::Rfc3339;
+        let rows = match self.0.conn() {
+            Conn::Sqlite(conn) => {
+                let mut stmt = conn.prepare(sql)?;
+                let rows = stmt
+                    .query_map([], |r| {
+                        Ok((
+                            r.get::<_, i64>(0)?,
+                            r.get::<_, String>(1)?,
+                            r.get::<_, String>(2)?,
+                            r.get::<_, String>(3)?,
+                        ))
+                    })?
+                    .collect::<Result<Vec<_>, _>>()?;
+                rows
+            }
+            Conn::Postgres { client, .. } => client
+                .query(sql, &[])?
+                .iter()
+                .map(|r| {
+                    Ok((
+                        r.try_get::<_, i32>(0)? as i64,
+                        r.try_get::<_, String>(1)?,
+                        r.try_get::<_, String>(2)?,
+                        r.try_get::<_, String>(3)?,
+                    ))
+                })
+                .collect::<Result<Vec<_>, postgres::Error>>()?,
+        };
+        rows.into_iter()
+            .map(|(version, name, applied_on, checksum)| {
+                let bad = |what: &'static str, found: &str| DbError::Decode {
+                    column: 0,
+                    wanted: what,
+                    found: format!("{found:?} in {HISTORY}"),
+                };
+                Ok(Migration::applied(
+                    version as i32,
+                    name,
+                    time::OffsetDateTime::parse(&applied_on, &Rfc3339)
+                        .map_err(|_| bad("an RFC 3339 time", &applied_on))?,
+                    checksum
+                        .parse()
+                        .map_err(|_| bad("a migration checksum", &checksum))?,
+                ))
+            })
+            .collect()
+    }
+}
+
+impl refinery_core::Migrate for History<'_> {}

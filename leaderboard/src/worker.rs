@@ -1,0 +1,497 @@
+//! A worker: the loop that plays a database's scheduled matches, alone or
+//! beside other processes and machines. It claims as many matches as it
+//! has threads, plays them on rayon threads, commits each result with its
+//! replay as it arrives, renews its leases and heartbeat every third of a
+//! lease, and applies the ratings of the finished prefix under the
+//! ladder's rating lock. Processes never talk to each other: they meet in
+//! the database ([`crate::store::queue`]).
+//!
+//! Bots are fetched from the database by sha256 and checked against it
+//! before they run; each worker compiles a bot once (and keeps it in the
+//! module cache of its machine).
+
+use crate::ladder::{apply_ratings, LadderError};
+use crate::store::{queue, Claimed, Committed, LadderRecord, MatchResult, Needs, Store};
+use ludus_host::{BotModule, Limits, MatchSpec, Sandbox};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How a worker works.
+#[derive(Debug, Clone)]
+pub struct WorkerOptions {
+    /// Matches played at once.
+    pub threads: usize,
+    /// Only this ladder; the worker stops once every match of it is done.
+    pub ladder: Option<i64>,
+    /// How long a claim holds without a renewal: after a worker dies,
+    /// its matches wait this long before another worker takes them.
+    pub lease: Duration,
+    /// Without a ladder: stop when no ladder has work left, instead of
+    /// waiting for new ones.
+    pub until_idle: bool,
+}
+
+/// The default lease: long enough that a loaded machine renews in time,
+/// short enough that a lost machine's matches are soon played elsewhere.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(60);
+
+impl WorkerOptions {
+    pub fn new(threads: usize) -> WorkerOptions {
+        WorkerOptions {
+            threads: threads.max(1),
+            ladder: None,
+            lease: DEFAULT_LEASE,
+            until_idle: false,
+        }
+    }
+
+    /// How long to wait before looking for work again when there is none.
+    fn poll(&self) -> Duration {
+        (self.lease / 4).clamp(Duration::from_millis(100), Duration::from_secs(2))
+    }
+}
+
+/// Progress of a ladder, as one worker sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    pub ladder: i64,
+    /// Matches with a result, by any worker, earlier runs included.
+    pub done: usize,
+    pub total: usize,
+    /// Matches that had a result when this worker first saw the ladder.
+    pub resumed: usize,
+    /// Matches this worker committed.
+    pub played_here: usize,
+}
+
+/// What a worker did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub worker: i64,
+    /// Results committed.
+    pub played: usize,
+    /// Results that another worker had committed first, the same.
+    pub duplicates: usize,
+    /// Integrity events this worker's results caused.
+    pub integrity_events: usize,
+    /// Ladders it refused, with the reason.
+    pub refused: Vec<(i64, String)>,
+}
+
+/// One claimed match, ready to play on any thread.
+struct Job {
+    claimed: Claimed,
+    game: String,
+    config: serde_json::Value,
+    limits: Limits,
+    bots: Vec<Arc<BotModule>>,
+    names: Vec<String>,
+}
+
+/// A played match, back from its thread.
+struct Played {
+    ladder: i64,
+    index: u32,
+    outcome: Result<(MatchResult, Vec<u8>), LadderError>,
+}
+
+/// What a worker knows of a ladder it plays.
+struct Ladder {
+    record: LadderRecord,
+    limits: Limits,
+    progress: Progress,
+}
+
+/// Works as a new worker until its ladder is done (or, without one, until
+/// no ladder has work when `until_idle`, else forever). Its leases are
+/// released when it stops, however the loop ended.
+pub fn work(
+    store: &mut Store,
+    sandbox: &Sandbox,
+    options: &WorkerOptions,
+    mut on_progress: impl FnMut(&Progress),
+) -> Result<Summary, LadderError> {
+    let worker = store.register_worker(options.threads, options.ladder, options.lease)?;
+    tracing::info!(worker, threads = options.threads, "worker started");
+    let mut run = Run {
+        store,
+        sandbox,
+        options,
+        worker,
+        ladders: BTreeMap::new(),
+        refused: BTreeMap::new(),
+        modules: BTreeMap::new(),
+        summary: Summary {
+            worker,
+            ..Summary::default()
+        },
+    };
+    let outcome = run.run(&mut on_progress);
+    let mut summary = std::mem::take(&mut run.summary);
+    summary.refused = std::mem::take(&mut run.refused).into_iter().collect();
+    if let Err(e) = store.stop_worker(worker) {
+        tracing::warn!(worker, "could not record the worker's stop: {e}");
+    }
+    outcome.map(|()| summary)
+}
+
+struct Run<'a> {
+    store: &'a mut Store,
+    sandbox: &'a Sandbox,
+    options: &'a WorkerOptions,
+    worker: i64,
+    ladders: BTreeMap<i64, Ladder>,
+    /// Ladders this worker may not play, and why.
+    refused: BTreeMap<i64, String>,
+    /// Compiled bots by sha256.
+    modules: BTreeMap<String, Arc<BotModule>>,
+    summary: Summary,
+}
+
+impl Run<'_> {
+    fn run(&mut self, on_progress: &mut impl FnMut(&Progress)) -> Result<(), LadderError> {
+        let threads = self.options.threads.max(1);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| LadderError::Threads(threads, e.to_string()))?;
+        if let Some(id) = self.options.ladder {
+            self.ladder(id)?;
+            if let Some(reason) = self.refused.get(&id) {
+                return Err(LadderError::Refused {
+                    ladder: id,
+                    reason: reason.clone(),
+                });
+            }
+            on_progress(&self.ladders[&id].progress);
+        }
+        let (tx, rx) = mpsc::channel::<Played>();
+        let mut in_flight = 0usize;
+        let renew = queue::renew_every(self.options.lease);
+        let mut next_renew = Instant::now() + renew;
+        let mut dirty: BTreeSet<i64> = BTreeSet::new();
+        let mut last_rating = Instant::now();
+        loop {
+            if in_flight < threads {
+                for job in self.claim(threads - in_flight)? {
+                    in_flight += 1;
+                    let tx = tx.clone();
+                    pool.spawn(move || {
+                        let played = Played {
+                            ladder: job.claimed.ladder,
+                            index: job.claimed.index,
+                            outcome: play(&job),
+                        };
+                        // The receiver only goes away when the worker stops.
+                        let _ = tx.send(played);
+                    });
+                }
+            }
+            if in_flight == 0 && self.finished()? {
+                break;
+            }
+            let wait = next_renew
+                .saturating_duration_since(Instant::now())
+                .min(self.options.poll());
+            match rx.recv_timeout(wait) {
+                Ok(played) => {
+                    in_flight -= 1;
+                    self.commit(played, on_progress)?;
+                    dirty.extend(self.ladders.keys().copied());
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    unreachable!("the worker holds a sender")
+                }
+            }
+            if Instant::now() >= next_renew {
+                self.store.heartbeat(self.worker, self.options.lease)?;
+                next_renew = Instant::now() + renew;
+                for id in self.ladders.keys().copied().collect::<Vec<_>>() {
+                    self.refresh(id)?;
+                    on_progress(&self.ladders[&id].progress);
+                }
+            }
+            // Ratings of the finished prefix, now and then while playing.
+            if last_rating.elapsed() >= Duration::from_secs(5) {
+                for id in std::mem::take(&mut dirty) {
+                    apply_ratings(self.store, id)?;
+                }
+                last_rating = Instant::now();
+            }
+        }
+        for id in self.ladders.keys().copied().collect::<Vec<_>>() {
+            apply_ratings(self.store, id)?;
+        }
+        Ok(())
+    }
+
+    /// Whether the worker is done: its ladder has no match left (a match
+    /// another worker holds is not done), or, without a ladder and with
+    /// `until_idle`, no ladder it may play has.
+    fn finished(&mut self) -> Result<bool, LadderError> {
+        match self.options.ladder {
+            Some(id) => Ok(self.store.remaining(id)? == 0),
+            None if self.options.until_idle => Ok(self
+                .store
+                .ladders_with_work()?
+                .iter()
+                .all(|id| self.refused.contains_key(id))),
+            None => Ok(false),
+        }
+    }
+
+    /// What this worker knows of ladder `id`, looked up once; a ladder
+    /// whose needs differ from this build goes to `refused`.
+    fn ladder(&mut self, id: i64) -> Result<Option<&Ladder>, LadderError> {
+        if self.refused.contains_key(&id) {
+            return Ok(None);
+        }
+        if !self.ladders.contains_key(&id) {
+            let record = self.store.ladder(id)?;
+            let refusal = match ludus_engine::registry::info(&record.game) {
+                Err(_) => Some(format!(
+                    "it is a ladder of {}, a game this Ludus does not have",
+                    record.game
+                )),
+                Ok(info) => record
+                    .needs
+                    .refusal(&Needs::of_this_build(info.rules_version))
+                    .map(|d| format!("it needs {d}")),
+            };
+            if let Some(reason) = refusal {
+                tracing::warn!(ladder = id, "this worker cannot play ladder {id}: {reason}");
+                self.refused.insert(id, reason);
+                return Ok(None);
+            }
+            let limits: Limits = serde_json::from_value(record.limits.clone()).map_err(|e| {
+                LadderError::StoredLadder {
+                    ladder: id,
+                    reason: format!("its limits do not parse: {e}"),
+                }
+            })?;
+            let total = self.store.schedule_len(id)? as usize;
+            let done = total - self.store.remaining(id)? as usize;
+            self.ladders.insert(
+                id,
+                Ladder {
+                    record,
+                    limits,
+                    progress: Progress {
+                        ladder: id,
+                        done,
+                        total,
+                        resumed: done,
+                        played_here: 0,
+                    },
+                },
+            );
+        }
+        Ok(self.ladders.get(&id))
+    }
+
+    fn refresh(&mut self, id: i64) -> Result<(), LadderError> {
+        let total = self.store.schedule_len(id)? as usize;
+        let remaining = self.store.remaining(id)? as usize;
+        if let Some(l) = self.ladders.get_mut(&id) {
+            l.progress.total = total;
+            l.progress.done = total - remaining;
+        }
+        Ok(())
+    }
+
+    /// Claims up to `n` matches, from this worker's ladder or from the
+    /// oldest ladders with work it may play.
+    fn claim(&mut self, n: usize) -> Result<Vec<Job>, LadderError> {
+        let jobs = self.claim_once(n)?;
+        if jobs.is_empty() && self.store.reap_local_workers()? > 0 {
+            return self.claim_once(n);
+        }
+        Ok(jobs)
+    }
+
+    fn claim_once(&mut self, n: usize) -> Result<Vec<Job>, LadderError> {
+        let candidates = match self.options.ladder {
+            Some(id) => vec![id],
+            None => self.store.ladders_with_work()?,
+        };
+        let mut jobs = Vec::new();
+        for id in candidates {
+            if jobs.len() >= n {
+                break;
+            }
+            if self.ladder(id)?.is_none() {
+                continue;
+            }
+            let claimed = self
+                .store
+                .claim(self.worker, id, n - jobs.len(), self.options.lease)?;
+            for c in claimed {
+                jobs.push(self.job(c)?);
+            }
+        }
+        Ok(jobs)
+    }
+
+    fn job(&mut self, claimed: Claimed) -> Result<Job, LadderError> {
+        let l = &self.ladders[&claimed.ladder];
+        let (game, config, limits) = (
+            l.record.game.clone(),
+            l.record.config.clone(),
+            l.limits.clone(),
+        );
+        let seated: Vec<_> = claimed
+            .seats
+            .iter()
+            .map(|&b| {
+                l.record
+                    .bots
+                    .get(b)
+                    .cloned()
+                    .ok_or_else(|| LadderError::StoredLadder {
+                        ladder: claimed.ladder,
+                        reason: format!(
+                            "match {} seats bot {b}, which it does not have",
+                            claimed.index
+                        ),
+                    })
+            })
+            .collect::<Result<_, _>>()?;
+        let mut bots = Vec::with_capacity(seated.len());
+        for b in &seated {
+            bots.push(self.module(b)?);
+        }
+        Ok(Job {
+            claimed,
+            game,
+            config,
+            limits,
+            bots,
+            names: seated.into_iter().map(|b| b.name).collect(),
+        })
+    }
+
+    /// A bot compiled once per worker: from the module cache when it is
+    /// there, else fetched from the database and checked against its sha256.
+    fn module(&mut self, bot: &crate::store::BotRecord) -> Result<Arc<BotModule>, LadderError> {
+        if let Some(m) = self.modules.get(&bot.sha256) {
+            return Ok(m.clone());
+        }
+        let refused = |e: ludus_host::LoadError| LadderError::Bot {
+            name: bot.name.clone(),
+            version: bot.version,
+            reason: e.to_string(),
+        };
+        let module = match self
+            .sandbox
+            .load_compiled(&bot.name, &bot.sha256)
+            .map_err(refused)?
+        {
+            Some(m) => m,
+            None => {
+                let wasm = self.store.wasm(&bot.sha256)?;
+                self.sandbox.load(&bot.name, &wasm).map_err(refused)?
+            }
+        };
+        self.modules.insert(bot.sha256.clone(), module.clone());
+        Ok(module)
+    }
+
+    fn commit(
+        &mut self,
+        played: Played,
+        on_progress: &mut impl FnMut(&Progress),
+    ) -> Result<(), LadderError> {
+        let (result, replay_gz) = match played.outcome {
+            Ok(r) => r,
+            Err(e) => {
+                // A host problem, not a bot's: the match goes back to the
+                // queue; after a few such attempts it is void.
+                tracing::warn!(
+                    ladder = played.ladder,
+                    index = played.index,
+                    "cannot play the match, it goes back to the queue: {e}"
+                );
+                self.store
+                    .release(self.worker, played.ladder, played.index)?;
+                return Ok(());
+            }
+        };
+        match self
+            .store
+            .commit(self.worker, played.ladder, &result, &replay_gz)?
+        {
+            Committed::Recorded => {
+                self.summary.played += 1;
+                if let Some(l) = self.ladders.get_mut(&played.ladder) {
+                    l.progress.done = (l.progress.done + 1).min(l.progress.total);
+                    l.progress.played_here += 1;
+                    on_progress(&l.progress);
+                }
+            }
+            Committed::Same => self.summary.duplicates += 1,
+            Committed::Differs { event } => {
+                self.summary.integrity_events += 1;
+                tracing::warn!(
+                    ladder = played.ladder,
+                    index = played.index,
+                    "this worker's result differs from the one kept: integrity event {event}"
+                );
+            }
+            Committed::Verified { verdict } => {
+                tracing::warn!(ladder = played.ladder, index = played.index, "{verdict}");
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Plays one match; its result and its gzipped replay.
+fn play(job: &Job) -> Result<(MatchResult, Vec<u8>), LadderError> {
+    let spec = MatchSpec {
+        game: job.game.clone(),
+        config: job.config.clone(),
+        seed: job.claimed.seed,
+        limits: job.limits.clone(),
+        bots: job.bots.clone(),
+    };
+    let replay = ludus_host::play(&spec).map_err(|source| LadderError::Play {
+        index: job.claimed.index,
+        bots: job.names.join(" vs "),
+        source,
+    })?;
+    let (placements, scores, reason) = match &replay.outcome {
+        Some(o) => (o.placements.clone(), o.scores.clone(), o.reason.clone()),
+        None => (Vec::new(), Vec::new(), String::new()),
+    };
+    let json = replay.to_bytes(false);
+    let result = MatchResult {
+        index: job.claimed.index,
+        match_id: replay.match_id.clone(),
+        placements,
+        scores,
+        faults: replay
+            .fault_counts()
+            .into_iter()
+            .map(|n| n as u32)
+            .collect(),
+        turns: replay.turns.len() as u32,
+        reason,
+        aborted: replay.aborted.clone(),
+        replay_sha256: ludus_host::sandbox::sha256_hex(&json),
+    };
+    Ok((result, gzip(&json)))
+}
+
+/// Gzip as replays are written: no timestamp, so the same replay is the
+/// same bytes.
+fn gzip(json: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut enc = flate2::GzBuilder::new()
+        .mtime(0)
+        .write(Vec::new(), flate2::Compression::default());
+    enc.write_all(json).expect("writing to a Vec");
+    enc.finish().expect("writing to a Vec")
+}

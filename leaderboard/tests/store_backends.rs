@@ -1,0 +1,636 @@
+//! Every store operation, on both databases: each test below runs once on
+//! a SQLite file and once on a database of a throw-away PostgreSQL cluster
+//! (started by the test process, removed at its end). The queue's rules
+//! are pinned here: claims in schedule order and never to two workers,
+//! leases that expire and are renewed, void after a few attempts, results
+//! that arrive twice, ratings over the finished prefix, heartbeats.
+
+use ludus_leaderboard::ladder;
+use ludus_leaderboard::schedule::ScheduledMatch;
+use ludus_leaderboard::store::{
+    Committed, Location, MatchResult, Needs, NewLadder, Store, StoreError, MAX_ATTEMPTS,
+};
+use std::time::Duration;
+
+const NOW: &str = "2026-01-01T00:00:00Z";
+const LEASE: Duration = Duration::from_secs(60);
+const SHORT: Duration = Duration::from_millis(300);
+
+/// A fresh database of either kind, and raw SQL on it for the tests that
+/// look under the store.
+enum Db {
+    Sqlite(tempfile::TempDir),
+    Postgres(String),
+}
+
+impl Db {
+    fn location(&self) -> Location {
+        match self {
+            Db::Sqlite(dir) => Location::File(dir.path().join("ludus.db")),
+            Db::Postgres(url) => Location::Postgres(url.clone()),
+        }
+    }
+
+    fn store(&self) -> Store {
+        Store::connect(&self.location()).unwrap()
+    }
+
+    /// Runs `sql`; the first column of the first row, as text, if any.
+    fn raw(&self, sql: &str) -> String {
+        match self {
+            Db::Sqlite(dir) => {
+                let c = rusqlite::Connection::open(dir.path().join("ludus.db")).unwrap();
+                let mut stmt = c.prepare(sql).unwrap();
+                let mut rows = stmt.query([]).unwrap();
+                match rows.next().unwrap() {
+                    Some(r) => match r.get_ref(0).unwrap() {
+                        rusqlite::types::ValueRef::Integer(n) => n.to_string(),
+                        rusqlite::types::ValueRef::Text(t) => String::from_utf8_lossy(t).into(),
+                        _ => String::new(),
+                    },
+                    None => String::new(),
+                }
+            }
+            Db::Postgres(url) => ludus_testkit::postgres::shared()
+                .psql(url, sql)
+                .lines()
+                .next()
+                .unwrap_or("")
+                .to_string(),
+        }
+    }
+}
+
+fn sqlite() -> Db {
+    Db::Sqlite(tempfile::tempdir().unwrap())
+}
+
+fn postgres() -> Db {
+    Db::Postgres(ludus_testkit::postgres::shared().create_database())
+}
+
+/// Runs each test on both databases.
+macro_rules! on_both {
+    ($($name:ident),* $(,)?) => {
+        mod on_sqlite {
+            $(#[test] fn $name() { super::$name(super::sqlite()) })*
+        }
+        mod on_postgres {
+            $(#[test] fn $name() { super::$name(super::postgres()) })*
+        }
+    };
+}
+
+on_both!(
+    submitting_identical_bytes_is_a_no_op_and_new_bytes_a_new_version,
+    a_bot_is_fetched_by_sha256_and_refused_when_its_bytes_do_not_hash_to_it,
+    a_ladder_is_created_once_with_what_it_needs_and_found_again_by_its_key,
+    claims_follow_schedule_order_and_never_give_one_match_to_two_workers,
+    an_expired_lease_makes_a_match_claimable_again_and_a_renewed_one_does_not,
+    a_match_no_claim_finished_is_void_after_the_last_attempt,
+    a_result_that_arrives_twice_the_same_is_ignored,
+    a_different_second_result_is_an_integrity_event_and_verification_keeps_the_right_one,
+    a_verification_that_agrees_with_the_second_result_replaces_the_kept_one,
+    ratings_cover_only_the_finished_prefix,
+    a_stopped_worker_gives_back_its_matches_without_spending_an_attempt,
+    a_gone_worker_of_this_host_has_its_leases_released_at_once,
+    status_counts_done_leased_and_pending_and_lists_workers,
+    a_worker_refuses_a_ladder_that_needs_another_build_and_says_what_differs,
+    a_stored_match_is_found_by_a_unique_prefix_of_its_id,
+    a_database_of_a_newer_ludus_is_refused_with_its_version,
+    a_database_of_another_program_is_foreign,
+);
+
+fn sha(bytes: &[u8]) -> String {
+    ludus_host::sandbox::sha256_hex(bytes)
+}
+
+/// Two bots (tiny modules; these tests play nothing).
+fn bots(store: &mut Store) -> Vec<ludus_leaderboard::store::BotRecord> {
+    for (name, wasm) in [
+        ("a", &b"\0asm\x01\0\0\0"[..]),
+        ("b", &b"\0asm\x01\0\0\0\0"[..]),
+    ] {
+        store
+            .submit(name, "planet-wars", wasm, &sha(wasm), NOW)
+            .unwrap();
+    }
+    store.latest_bots("planet-wars").unwrap()
+}
+
+fn this_build() -> Needs {
+    Needs::of_this_build(
+        ludus_engine::registry::info("planet-wars")
+            .unwrap()
+            .rules_version,
+    )
+}
+
+/// A two-seat ladder of `n` matches between bots a and b.
+fn ladder_of(store: &mut Store, n: u32, needs: &Needs) -> i64 {
+    let bots = bots(store);
+    let schedule: Vec<ScheduledMatch> = (0..n)
+        .map(|i| ScheduledMatch {
+            index: i,
+            group: i / 2,
+            seed: 100 + i as u64 / 2,
+            seats: if i % 2 == 0 { vec![0, 1] } else { vec![1, 0] },
+        })
+        .collect();
+    store
+        .ensure_ladder(&NewLadder {
+            key: &format!("key-{n}-{}", needs.rules_version),
+            game: "planet-wars",
+            kind: "round-robin",
+            players: 2,
+            rounds: 1,
+            seed: 9,
+            config: &serde_json::Value::Null,
+            limits: &serde_json::to_value(ludus_host::Limits::default()).unwrap(),
+            needs,
+            bots: &bots,
+            schedule: &schedule,
+        })
+        .unwrap()
+}
+
+fn ladder(store: &mut Store, n: u32) -> i64 {
+    ladder_of(store, n, &this_build())
+}
+
+/// A result of match `index`: seat 0 wins; `replay` tells replays apart.
+fn result(index: u32, replay: &str) -> MatchResult {
+    MatchResult {
+        index,
+        match_id: format!("m{index:04}"),
+        placements: vec![1, 2],
+        scores: vec![1.0, 0.0],
+        faults: vec![0, 0],
+        turns: 10,
+        reason: "done".into(),
+        aborted: None,
+        replay_sha256: sha(replay.as_bytes()),
+    }
+}
+
+fn indices(claimed: &[ludus_leaderboard::store::Claimed]) -> Vec<u32> {
+    claimed.iter().map(|c| c.index).collect()
+}
+
+fn submitting_identical_bytes_is_a_no_op_and_new_bytes_a_new_version(db: Db) {
+    let mut store = db.store();
+    let (a, b) = (
+        b"\0asm\x01\0\0\0".as_slice(),
+        b"\0asm\x01\0\0\0\0".as_slice(),
+    );
+    let first = store.submit("x", "planet-wars", a, &sha(a), NOW).unwrap();
+    assert!(first.new_version && first.bot.version == 1);
+    let again = store.submit("x", "planet-wars", a, &sha(a), NOW).unwrap();
+    assert!(!again.new_version && again.bot.version == 1);
+    let second = store.submit("x", "planet-wars", b, &sha(b), NOW).unwrap();
+    assert!(second.new_version && second.bot.version == 2);
+    assert_eq!(store.bot("x", Some(1)).unwrap().sha256, sha(a));
+    assert_eq!(store.bot("x", None).unwrap().sha256, sha(b));
+    assert_eq!(store.latest_bots("planet-wars").unwrap().len(), 1);
+    assert!(matches!(
+        store.bot("x", Some(9)),
+        Err(StoreError::UnknownVersion { .. })
+    ));
+    assert!(matches!(
+        store.bot("nobody", None),
+        Err(StoreError::UnknownBot(_))
+    ));
+}
+
+fn a_bot_is_fetched_by_sha256_and_refused_when_its_bytes_do_not_hash_to_it(db: Db) {
+    let mut store = db.store();
+    let wasm = b"\0asm\x01\0\0\0";
+    store
+        .submit("x", "planet-wars", wasm, &sha(wasm), NOW)
+        .unwrap();
+    assert_eq!(store.wasm(&sha(wasm)).unwrap(), wasm);
+    assert!(store.has_bot(&sha(wasm)).unwrap());
+    assert!(matches!(
+        store.wasm(&sha(b"other")),
+        Err(StoreError::NoWasm { .. })
+    ));
+    // A bit flipped in the database: the bytes no longer hash to their key.
+    db.raw(match db {
+        Db::Sqlite(_) => "UPDATE bots SET wasm = X'0061736d'",
+        Db::Postgres(_) => "UPDATE bots SET wasm = '\\x0061736d'::bytea",
+    });
+    let err = store.wasm(&sha(wasm)).expect_err("damaged");
+    assert!(matches!(err, StoreError::WasmMismatch { .. }), "{err:?}");
+    assert!(err.to_string().contains("submit it again"), "{err}");
+}
+
+fn a_ladder_is_created_once_with_what_it_needs_and_found_again_by_its_key(db: Db) {
+    let mut store = db.store();
+    let id = ladder(&mut store, 4);
+    assert_eq!(ladder(&mut store, 4), id, "the same key, the same ladder");
+    let record = store.ladder(id).unwrap();
+    assert_eq!(record.needs, this_build());
+    assert_eq!(record.bots.len(), 2);
+    assert_eq!(record.rated_through, 0);
+    assert_eq!(store.schedule(id).unwrap().len(), 4);
+    assert_eq!(store.schedule_len(id).unwrap(), 4);
+    assert_eq!(store.remaining(id).unwrap(), 4);
+    assert_eq!(store.ladders_with_work().unwrap(), vec![id]);
+    assert_eq!(store.pick_ladder(None, Some("planet-wars")).unwrap(), id);
+    assert!(matches!(
+        store.pick_ladder(None, Some("kore")),
+        Err(StoreError::NoLadder { .. })
+    ));
+}
+
+fn claims_follow_schedule_order_and_never_give_one_match_to_two_workers(db: Db) {
+    let mut store = db.store();
+    let id = ladder(&mut store, 6);
+    let mut other = db.store();
+    let w1 = store.register_worker(2, Some(id), LEASE).unwrap();
+    let w2 = other.register_worker(2, Some(id), LEASE).unwrap();
+    let first = store.claim(w1, id, 2, LEASE).unwrap();
+    assert_eq!(indices(&first), vec![0, 1]);
+    assert!(first.iter().all(|c| c.attempt == 1 && !c.verify));
+    assert_eq!(first[0].seats, vec![0, 1]);
+    assert_eq!(first[0].seed, 100);
+    let second = other.claim(w2, id, 3, LEASE).unwrap();
+    assert_eq!(indices(&second), vec![2, 3, 4]);
+    let third = store.claim(w1, id, 5, LEASE).unwrap();
+    assert_eq!(indices(&third), vec![5]);
+    assert!(other.claim(w2, id, 5, LEASE).unwrap().is_empty());
+    // Many claims at once from threads of their own, on a fresh ladder:
+    // every match goes to exactly one of them.
+    let big = ladder(&mut store, 40);
+    let claims: Vec<Vec<u32>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..4)
+            .map(|_| {
+                let loc = db.location();
+                s.spawn(move || {
+                    let mut st = Store::connect(&loc).unwrap();
+                    let w = st.register_worker(1, Some(big), LEASE).unwrap();
+                    let mut mine = Vec::new();
+                    loop {
+                        let got = st.claim(w, big, 3, LEASE).unwrap();
+                        if got.is_empty() {
+                            return mine;
+                        }
+                        mine.extend(indices(&got));
+                    }
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let mut all: Vec<u32> = claims.concat();
+    all.sort();
+    assert_eq!(all, (0..40).collect::<Vec<_>>(), "each match claimed once");
+}
+
+fn an_expired_lease_makes_a_match_claimable_again_and_a_renewed_one_does_not(db: Db) {
+    let mut store = db.store();
+    let id = ladder(&mut store, 2);
+    let w1 = store.register_worker(1, Some(id), SHORT).unwrap();
+    let w2 = store.register_worker(1, Some(id), SHORT).unwrap();
+    assert_eq!(indices(&store.claim(w1, id, 1, SHORT).unwrap()), vec![0]);
+    assert_eq!(indices(&store.claim(w2, id, 2, SHORT).unwrap()), vec![1]);
+    store.commit(w2, id, &result(1, "r1"), b"gz").unwrap();
+    // Renewed before it ends, twice: still w1's.
+    for _ in 0..2 {
+        std::thread::sleep(SHORT / 2);
+        assert_eq!(store.heartbeat(w1, SHORT).unwrap(), 1, "one lease renewed");
+        assert!(store.claim(w2, id, 2, SHORT).unwrap().is_empty());
+    }
+    // Not renewed: another worker plays it, as a second attempt.
+    std::thread::sleep(SHORT + Duration::from_millis(100));
+    let again = store.claim(w2, id, 2, SHORT).unwrap();
+    assert_eq!(indices(&again), vec![0]);
+    assert_eq!(again[0].attempt, 2);
+    assert_eq!(
+        store.commit(w2, id, &result(0, "r0"), b"gz").unwrap(),
+        Committed::Recorded
+    );
+    // The slow first worker's result, the same bytes, arrives late: ignored.
+    assert_eq!(
+        store.commit(w1, id, &result(0, "r0"), b"gz").unwrap(),
+        Committed::Same
+    );
+    assert_eq!(store.remaining(id).unwrap(), 0);
+    assert_eq!(store.worker(w2).unwrap().unwrap().played, 2);
+}
+
+fn a_match_no_claim_finished_is_void_after_the_last_attempt(db: Db) {
+    let mut store = db.store();
+    let id = ladder(&mut store, 2);
+    let w = store.register_worker(1, Some(id), SHORT).unwrap();
+    for attempt in 1..=MAX_ATTEMPTS {
+        let c = store.claim(w, id, 1, SHORT).unwrap();
+        assert_eq!((c[0].index, c[0].attempt), (0, attempt));
+        std::thread::sleep(SHORT + Duration::from_millis(50));
+    }
+    // The next claim records it as void and moves on.
+    assert_eq!(indices(&store.claim(w, id, 2, SHORT).unwrap()), vec![1]);
+    let results = store.results(id).unwrap();
+    assert_eq!(results.len(), 1);
+    let void = &results[0];
+    assert_eq!(void.index, 0);
+    assert_eq!(
+        void.aborted.as_deref(),
+        Some(format!("void: no worker finished it in {MAX_ATTEMPTS} attempts").as_str())
+    );
+    assert!(void.match_id.is_empty() && void.placements.is_empty());
+    let status = store.ladder_status(id).unwrap();
+    assert_eq!((status.done, status.void), (1, 1));
+}
+
+fn a_result_that_arrives_twice_the_same_is_ignored(db: Db) {
+    let mut store = db.store();
+    let id = ladder(&mut store, 2);
+    let w1 = store.register_worker(1, Some(id), LEASE).unwrap();
+    let w2 = store.register_worker(1, Some(id), LEASE).unwrap();
+    store.claim(w1, id, 1, LEASE).unwrap();
+    let r = result(0, "same");
+    assert_eq!(
+        store.commit(w1, id, &r, b"gz").unwrap(),
+        Committed::Recorded
+    );
+    assert_eq!(store.commit(w2, id, &r, b"gz").unwrap(), Committed::Same);
+    assert_eq!(store.results(id).unwrap(), vec![r]);
+    assert!(store.integrity_events(id).unwrap().is_empty());
+    assert_eq!(store.replay("m0000").unwrap().unwrap(), b"gz");
+}
+
+/// Worker 1 commits a result, worker 2 a different one of the same match.
+fn two_results(store: &mut Store) -> (i64, i64, i64, i64) {
+    let id = ladder(store, 2);
+    let w1 = store.register_worker(1, Some(id), LEASE).unwrap();
+    let w2 = store.register_worker(1, Some(id), LEASE).unwrap();
+    let w3 = store.register_worker(1, Some(id), LEASE).unwrap();
+    store.claim(w1, id, 1, LEASE).unwrap();
+    store
+        .commit(w1, id, &result(0, "first"), b"gz-first")
+        .unwrap();
+    let differs = store
+        .commit(w2, id, &result(0, "second"), b"gz-second")
+        .unwrap();
+    let Committed::Differs { event } = differs else {
+        panic!("{differs:?}")
+    };
+    let events = store.integrity_events(id).unwrap();
+    assert_eq!(events.len(), 1);
+    let e = &events[0];
+    assert_eq!(
+        (e.id, e.index, e.worker, e.kept_worker),
+        (event, 0, w2, Some(w1))
+    );
+    assert_eq!(e.sha256, sha(b"second"));
+    assert_eq!(e.kept_sha256, sha(b"first"));
+    assert_eq!(e.verdict, None);
+    let status = store.ladder_status(id).unwrap();
+    assert_eq!((status.verifying, status.integrity_events), (1, 1));
+    // The kept result stays until the verification.
+    assert_eq!(store.results(id).unwrap()[0], result(0, "first"));
+    // The verification is claimed before the unplayed match 1.
+    let c = store.claim(w3, id, 1, LEASE).unwrap();
+    assert_eq!((c[0].index, c[0].verify), (0, true));
+    (id, w1, w2, w3)
+}
+
+fn a_different_second_result_is_an_integrity_event_and_verification_keeps_the_right_one(db: Db) {
+    let mut store = db.store();
+    let (id, w1, w2, w3) = two_results(&mut store);
+    let verified = store
+        .commit(w3, id, &result(0, "first"), b"gz-first")
+        .unwrap();
+    let Committed::Verified { verdict } = verified else {
+        panic!("{verified:?}")
+    };
+    assert!(
+        verdict.contains(&format!("the kept result of worker {w1} is right"))
+            && verdict.contains(&format!("worker {w2} sent a different replay")),
+        "{verdict}"
+    );
+    assert_eq!(store.results(id).unwrap()[0], result(0, "first"));
+    assert_eq!(store.replay("m0000").unwrap().unwrap(), b"gz-first");
+    let e = &store.integrity_events(id).unwrap()[0];
+    assert_eq!(e.verdict.as_deref(), Some(verdict.as_str()));
+    assert_eq!(store.ladder_status(id).unwrap().verifying, 0);
+}
+
+fn a_verification_that_agrees_with_the_second_result_replaces_the_kept_one(db: Db) {
+    let mut store = db.store();
+    let (id, w1, w2, w3) = two_results(&mut store);
+    store.set_rated_through(id, 2).unwrap();
+    let verified = store
+        .commit(w3, id, &result(0, "second"), b"gz-second")
+        .unwrap();
+    let Committed::Verified { verdict } = verified else {
+        panic!("{verified:?}")
+    };
+    assert!(
+        verdict.contains(&format!(
+            "the result of worker {w2} is right and replaces the one of worker {w1}"
+        )),
+        "{verdict}"
+    );
+    assert_eq!(store.results(id).unwrap()[0], result(0, "second"));
+    assert_eq!(store.replay("m0000").unwrap().unwrap(), b"gz-second");
+    assert_eq!(
+        store.ladder(id).unwrap().rated_through,
+        0,
+        "the ratings are applied again from the replaced match"
+    );
+}
+
+fn ratings_cover_only_the_finished_prefix(db: Db) {
+    let mut store = db.store();
+    let id = ladder(&mut store, 4);
+    let w = store.register_worker(1, Some(id), LEASE).unwrap();
+    store.claim(w, id, 4, LEASE).unwrap();
+    // Match 1 finishes first: nothing before it is finished, nothing is rated.
+    store.commit(w, id, &result(1, "1"), b"gz").unwrap();
+    assert_eq!(ladder::apply_ratings(&store, id).unwrap(), 0);
+    store.commit(w, id, &result(0, "0"), b"gz").unwrap();
+    store.commit(w, id, &result(3, "3"), b"gz").unwrap();
+    assert_eq!(ladder::apply_ratings(&store, id).unwrap(), 2);
+    let elo_prefix = store.ratings(id, ladder::ELO).unwrap();
+    // Seats alternate and seat 0 always wins: a and b have one win each.
+    assert_eq!(elo_prefix.len(), 2);
+    assert_eq!(store.ladder(id).unwrap().rated_through, 2);
+    store.commit(w, id, &result(2, "2"), b"gz").unwrap();
+    assert_eq!(ladder::apply_ratings(&store, id).unwrap(), 4);
+    assert_eq!(store.finished_prefix(id).unwrap(), 4);
+    assert_eq!(store.ratings(id, ladder::BRADLEY_TERRY).unwrap().len(), 2);
+}
+
+fn a_stopped_worker_gives_back_its_matches_without_spending_an_attempt(db: Db) {
+    let mut store = db.store();
+    let id = ladder(&mut store, 2);
+    let w1 = store.register_worker(1, Some(id), LEASE).unwrap();
+    let w2 = store.register_worker(1, Some(id), LEASE).unwrap();
+    assert_eq!(store.claim(w1, id, 2, LEASE).unwrap().len(), 2);
+    store.stop_worker(w1).unwrap();
+    assert!(store.worker(w1).unwrap().unwrap().stopped);
+    let c = store.claim(w2, id, 2, LEASE).unwrap();
+    assert_eq!(indices(&c), vec![0, 1]);
+    assert!(c.iter().all(|c| c.attempt == 1), "{c:?}");
+}
+
+fn a_gone_worker_of_this_host_has_its_leases_released_at_once(db: Db) {
+    let mut store = db.store();
+    let id = ladder(&mut store, 2);
+    let gone = store.register_worker(1, Some(id), LEASE).unwrap();
+    let live = store.register_worker(1, Some(id), LEASE).unwrap();
+    store.claim(gone, id, 2, LEASE).unwrap();
+    // As if it were another process of this host, killed since: no such pid.
+    db.raw(&format!(
+        "UPDATE workers SET pid = 999999999 WHERE id = {gone}"
+    ));
+    assert!(store.claim(live, id, 2, LEASE).unwrap().is_empty());
+    assert_eq!(store.reap_local_workers().unwrap(), 1);
+    let c = store.claim(live, id, 2, LEASE).unwrap();
+    assert_eq!(indices(&c), vec![0, 1]);
+    assert_eq!(c[0].attempt, 2, "the killed claim counts");
+    // This process's own workers are never taken for gone.
+    assert_eq!(store.reap_local_workers().unwrap(), 0);
+}
+
+fn status_counts_done_leased_and_pending_and_lists_workers(db: Db) {
+    let mut store = db.store();
+    let id = ladder(&mut store, 6);
+    let w1 = store.register_worker(3, Some(id), LEASE).unwrap();
+    let w2 = store.register_worker(1, None, LEASE).unwrap();
+    store.claim(w1, id, 3, LEASE).unwrap();
+    store.commit(w1, id, &result(0, "0"), b"gz").unwrap();
+    store.commit(w1, id, &result(1, "1"), b"gz").unwrap();
+    store.stop_worker(w2).unwrap();
+    let s = store.ladder_status(id).unwrap();
+    assert_eq!(
+        (s.total, s.done, s.leased, s.pending, s.void),
+        (6, 2, 1, 3, 0)
+    );
+    assert_eq!(s.rate.map(|r| r > 0.0), Some(true), "two finished just now");
+    assert!(s.eta_s().is_some());
+    let ids: Vec<i64> = s.workers.iter().map(|w| w.id).collect();
+    assert_eq!(ids, vec![w1, w2], "live first");
+    let me = &s.workers[0];
+    assert!(me.is_live(s.now) && !s.workers[1].is_live(s.now));
+    assert_eq!((me.threads, me.played, me.pid), (3, 2, std::process::id()));
+    assert_eq!(me.ladder, Some(id));
+    assert_eq!(s.workers[1].ladder, None);
+}
+
+fn a_worker_refuses_a_ladder_that_needs_another_build_and_says_what_differs(db: Db) {
+    let mut store = db.store();
+    let mut needs = this_build();
+    needs.rules_version += 7;
+    needs.wasmtime_version = "1.0.0".into();
+    let id = ladder_of(&mut store, 2, &needs);
+    let sandbox = ludus_host::Sandbox::new().unwrap();
+    let options = ludus_leaderboard::worker::WorkerOptions {
+        ladder: Some(id),
+        ..ludus_leaderboard::worker::WorkerOptions::new(1)
+    };
+    let err = ludus_leaderboard::worker::work(&mut store, &sandbox, &options, |_| {})
+        .expect_err("refused");
+    let text = err.to_string();
+    assert!(
+        text.contains(&format!("cannot play ladder {id}"))
+            && text.contains(&format!(
+                "rules version {} (this worker has {})",
+                needs.rules_version,
+                needs.rules_version - 7
+            ))
+            && text.contains(&format!(
+                "wasmtime 1.0.0 (this worker has {})",
+                ludus_host::WASMTIME_VERSION
+            )),
+        "{text}"
+    );
+    assert_eq!(store.remaining(id).unwrap(), 2, "nothing claimed");
+    // Without --ladder it skips the ladder and, with nothing else to do, stops.
+    let options = ludus_leaderboard::worker::WorkerOptions {
+        until_idle: true,
+        ..ludus_leaderboard::worker::WorkerOptions::new(1)
+    };
+    let summary = ludus_leaderboard::worker::work(&mut store, &sandbox, &options, |_| {}).unwrap();
+    assert_eq!(summary.played, 0);
+    assert_eq!(summary.refused.len(), 1);
+    assert_eq!(summary.refused[0].0, id);
+}
+
+fn a_stored_match_is_found_by_a_unique_prefix_of_its_id(db: Db) {
+    let mut store = db.store();
+    let id = ladder(&mut store, 3);
+    let w = store.register_worker(1, Some(id), LEASE).unwrap();
+    for (i, match_id) in ["abc111", "abc222", "def333"].iter().enumerate() {
+        let r = MatchResult {
+            match_id: match_id.to_string(),
+            ..result(i as u32, match_id)
+        };
+        store.commit(w, id, &r, b"gz").unwrap();
+    }
+    assert_eq!(store.find_match("abc1").unwrap(), "abc111");
+    assert_eq!(store.find_match("d").unwrap(), "def333");
+    let err = store.find_match("abc").expect_err("two match");
+    assert!(
+        matches!(err, StoreError::AmbiguousMatch { count: 2, .. }),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("abc111"), "{err}");
+    assert!(matches!(
+        store.find_match("zzz"),
+        Err(StoreError::UnknownMatch { .. })
+    ));
+}
+
+fn a_database_of_a_newer_ludus_is_refused_with_its_version(db: Db) {
+    drop(db.store());
+    db.raw("INSERT INTO ludus_schema_history (version, name, applied_on, checksum) VALUES (99, 'future', '2030-01-01T00:00:00Z', '1')");
+    let err = Store::connect(&db.location()).expect_err("newer");
+    assert!(
+        matches!(err, StoreError::NewerSchema { found: 99, .. }),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("upgrade Ludus"), "{err}");
+}
+
+fn a_database_of_another_program_is_foreign(db: Db) {
+    if let Db::Sqlite(dir) = &db {
+        rusqlite::Connection::open(dir.path().join("ludus.db"))
+            .unwrap()
+            .execute_batch("CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)")
+            .unwrap();
+    } else {
+        db.raw("CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)");
+    }
+    let err = Store::connect(&db.location()).expect_err("foreign");
+    assert!(matches!(err, StoreError::Foreign(_)), "{err:?}");
+    assert!(err.to_string().contains("not a Ludus one"), "{err}");
+}
+
+#[test]
+fn an_unreachable_postgres_server_says_so_and_hides_the_password() {
+    // A loopback port nobody listens on.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("postgres://ludus:secret@127.0.0.1:{port}/ludus");
+    let err = Store::connect(&Location::parse(&url)).expect_err("nobody there");
+    assert!(matches!(err, StoreError::Unreachable { .. }), "{err:?}");
+    let text = err.to_string();
+    assert!(
+        text.contains("is it running") && !text.contains("secret"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_missing_postgres_database_is_named() {
+    let url = ludus_testkit::postgres::shared().url("no_such_db");
+    let err = Store::connect(&Location::parse(&url)).expect_err("missing");
+    assert!(matches!(err, StoreError::NoSuchDatabase { .. }), "{err:?}");
+    assert!(err.to_string().contains("createdb"), "{err}");
+}

@@ -444,7 +444,7 @@ fn games() -> Result<()> {
 
 fn check(path: &Path, game: &str, limits: &Limits) -> Result<()> {
     let sandbox = Sandbox::new()?;
-    let report = ludus_host::check::check(&sandbox, path, game, limits)
+    let report = ludus_host::check(&sandbox, path, game, limits)
         .with_context(|| format!("{} is not a bot Ludus can run", path.display()))?;
     println!("bot      {} ({})", report.bot, path.display());
     println!("sha256   {}", report.sha256);
@@ -498,7 +498,7 @@ fn build_bot(source: &Path, out: &Path) -> Result<()> {
         "built    {} ({} bytes, sha256 {})",
         out.display(),
         bytes.len(),
-        ludus_host::sandbox::sha256_hex(&bytes)
+        ludus_host::sha256_hex(&bytes)
     );
     println!("next     ludus check {}", out.display());
     Ok(())

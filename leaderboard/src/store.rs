@@ -926,7 +926,7 @@ impl Store {
                             Ok(ValueRef::Real(x)) => format!("{x:?}"),
                             Ok(ValueRef::Text(t)) => format!("{:?}", String::from_utf8_lossy(t)),
                             Ok(ValueRef::Blob(b)) => {
-                                format!("blob:{}", ludus_host::sandbox::sha256_hex(b))
+                                format!("blob:{}", ludus_host::sha256_hex(b))
                             }
                             Err(e) => format!("error:{e}"),
                         }

@@ -26,7 +26,7 @@ fn store_with_bots(path: &Path, bots: &[(&str, &str)]) -> Store {
     let mut store = Store::open(path).unwrap();
     for (name, file) in bots {
         let wasm = std::fs::read(ludus_testkit::bot(file)).unwrap();
-        let sha = ludus_host::sandbox::sha256_hex(&wasm);
+        let sha = ludus_host::sha256_hex(&wasm);
         store.submit(name, "planet-wars", &wasm, &sha, NOW).unwrap();
     }
     store
@@ -155,7 +155,7 @@ fn submitting_identical_bytes_is_a_no_op_and_new_bytes_a_new_version() {
     let mut store = Store::open(&dir.path().join("s.db")).unwrap();
     let a = std::fs::read(ludus_testkit::bot("planet_wars_idle")).unwrap();
     let b = std::fs::read(ludus_testkit::bot("planet_wars_random")).unwrap();
-    let sha = ludus_host::sandbox::sha256_hex;
+    let sha = ludus_host::sha256_hex;
     let first = store.submit("x", "planet-wars", &a, &sha(&a), NOW).unwrap();
     assert!(first.new_version && first.bot.version == 1);
     let again = store.submit("x", "planet-wars", &a, &sha(&a), NOW).unwrap();

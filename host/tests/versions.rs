@@ -100,5 +100,8 @@ fn the_workspace_rust_version_builds_every_dependency() {
                 .then(|| format!("{} {} needs {needs}", p["name"], p["version"]))
         })
         .collect();
-    assert!(newer.is_empty(), "rust-version {ours} is too old: {newer:?}");
+    assert!(
+        newer.is_empty(),
+        "rust-version {ours} is too old: {newer:?}"
+    );
 }

@@ -20,7 +20,7 @@ mod board;
 mod config;
 
 mod observation;
-mod pyparse;
+pub mod pyparse;
 mod rules;
 
 use std::fmt;

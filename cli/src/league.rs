@@ -1,4 +1,4 @@
-//! The commands around the bot store: submit, bots, ladder run, leaderboard, match-up.
+//! The commands around the bot store: bots, ladder run, leaderboard, match-up.
 
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -13,52 +13,6 @@ use std::path::{Path, PathBuf};
 
 fn open(db: &Path) -> Result<Store> {
     Ok(Store::open(db)?)
-}
-
-pub fn submit(path: &Path, name: &str, game: &str, db: &Path) -> Result<()> {
-    let sandbox = Sandbox::new()?;
-    let report =
-        ludus_host::check(&sandbox, path, game, &Limits::default()).with_context(|| {
-            format!(
-                "{} is refused: it is not a bot Ludus can run",
-                path.display()
-            )
-        })?;
-    if let Some(f) = &report.fault {
-        bail!(
-            "{} is refused: its first turn of {game} failed: {f} (try `ludus check {}`)",
-            path.display(),
-            path.display()
-        );
-    }
-    let wasm = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    // The store keys bots by the hash of the bytes it holds.
-    if ludus_host::sha256_hex(&wasm) != report.sha256 {
-        bail!(
-            "{} changed while it was being checked; submit it again",
-            path.display()
-        );
-    }
-    let now = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
-    let mut store = open(db)?;
-    let s = store.submit(name, game, &wasm, &report.sha256, &now)?;
-    if s.new_version {
-        println!(
-            "stored {} v{} ({game}, sha256 {}) in {}",
-            s.bot.name,
-            s.bot.version,
-            &s.bot.sha256[..12],
-            db.display()
-        );
-    } else {
-        println!(
-            "unchanged: {} v{} already has these bytes (sha256 {})",
-            s.bot.name,
-            s.bot.version,
-            &s.bot.sha256[..12]
-        );
-    }
-    Ok(())
 }
 
 pub fn list_bots(db: &Path) -> Result<()> {

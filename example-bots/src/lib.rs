@@ -12,9 +12,11 @@
 //! which writes `target/wasm32-wasip1/release/examples/<game>_<bot>.wasm`.
 
 pub mod claim;
+pub mod conquest;
 pub mod fences;
 pub mod halite;
 pub mod kore;
 pub mod loops;
+pub mod pirates;
 pub mod planet_wars;
 pub mod shields;

@@ -7,7 +7,7 @@
 //! crash, a test fails.
 
 use ludus_engine::halite::actions::{parse_answer, Answer};
-use ludus_engine::kore::pyparse::{parse_object, JsonValue};
+use ludus_engine::kaggle::pyjson::{self, PyStr, PyValue};
 use ludus_engine::registry::{self, GameInfo};
 use ludus_host::Replay;
 use ludus_sdk::FromJson;
@@ -20,7 +20,7 @@ pub type Check = fn(&[u8]);
 pub const TARGETS: &[(&str, Check)] = &[
     ("game_answers", game_answers),
     ("game_config", game_config),
-    ("kore_answer_json", kore_answer_json),
+    ("kaggle_answer_json", kaggle_answer_json),
     ("halite_answer", halite_answer),
     ("sdk_halite_turn", sdk_halite_turn),
     ("replay", replay),
@@ -183,43 +183,51 @@ pub fn game_config(data: &[u8]) {
     play_twins(info, players, game, again, turns);
 }
 
-/// Python's truthiness of a JSON value, as Kore's reader reduces it.
-fn kore_reduced(v: &Value) -> JsonValue {
+/// A JSON value as far as Kaggle's answer reader keeps it.
+fn py_reduced(v: &Value) -> PyValue<'_> {
     match v {
-        Value::Null | Value::Bool(false) => JsonValue::Falsy,
-        Value::Number(n) if n.as_f64() == Some(0.0) => JsonValue::Falsy,
-        Value::String(s) if s.is_empty() => JsonValue::Falsy,
-        Value::Array(a) if a.is_empty() => JsonValue::Falsy,
-        Value::Object(o) if o.is_empty() => JsonValue::Falsy,
-        Value::String(s) => JsonValue::Str(s.clone()),
-        _ => JsonValue::Truthy,
+        Value::Null => PyValue::Null,
+        Value::Bool(b) => PyValue::Bool(*b),
+        Value::Number(n) => PyValue::Number {
+            zero: n.as_f64() == Some(0.0),
+        },
+        Value::String(s) => PyValue::Str(PyStr::Text(s.as_str().into())),
+        Value::Array(a) => PyValue::List {
+            empty: a.is_empty(),
+        },
+        Value::Object(o) => PyValue::Dict {
+            empty: o.is_empty(),
+        },
     }
 }
 
-/// Kore's reader of answers, Python's `json.loads`, against serde_json:
-/// Python reads all that serde_json reads (and more: `NaN`, lone
-/// surrogates, deeper nesting), to the same keys and values.
-pub fn kore_answer_json(data: &[u8]) {
+/// The reader of Kore's and Halite's answers, Python's `json.loads`,
+/// against serde_json: Python reads all that serde_json reads (and more:
+/// `NaN`, lone surrogates, deeper nesting), to the same keys and values.
+pub fn kaggle_answer_json(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let ours = parse_object(text);
+    let ours = pyjson::loads(text);
     let Ok(theirs) = serde_json::from_str::<Value>(text) else {
         return;
     };
-    let ours = ours.unwrap_or_else(|e| panic!("serde_json reads {text:?}, Kore refuses: {e}"));
-    match theirs {
-        Value::Object(map) => {
-            let mut ours = ours.expect("an object is read as one");
+    let ours =
+        ours.unwrap_or_else(|e| panic!("serde_json reads {text:?}, json.loads refuses: {e}"));
+    match (ours, &theirs) {
+        (pyjson::Answer::Dict(mut ours), Value::Object(map)) => {
             ours.sort_by(|a, b| a.0.cmp(&b.0));
-            let mut theirs: Vec<(String, JsonValue)> = map
+            let theirs: Vec<(PyStr<'_>, PyValue<'_>)> = map
                 .iter()
-                .map(|(k, v)| (k.clone(), kore_reduced(v)))
+                .map(|(k, v)| (PyStr::Text(k.as_str().into()), py_reduced(v)))
                 .collect();
-            theirs.sort_by(|a, b| a.0.cmp(&b.0));
+            // serde_json's map is ordered by key, as the sort above.
             assert_eq!(ours, theirs, "{text:?}");
         }
-        _ => assert_eq!(ours, None, "{text:?} is not an object"),
+        (pyjson::Answer::Other(ours), theirs) => {
+            assert_eq!(ours, py_reduced(theirs), "{text:?}");
+        }
+        (ours, _) => panic!("{text:?}: json.loads gives {ours:?}, serde_json {theirs}"),
     }
 }
 

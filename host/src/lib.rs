@@ -20,7 +20,7 @@ mod atomic_write;
 #[cfg(feature = "sandbox")]
 pub mod build;
 #[cfg(feature = "sandbox")]
-mod check;
+pub mod check;
 #[cfg(feature = "sandbox")]
 mod component;
 #[cfg(feature = "sandbox")]
@@ -47,7 +47,7 @@ pub use summary::{SeatSummary, Summary};
 #[cfg(feature = "sandbox")]
 pub use check::{check, CheckError, CheckReport};
 #[cfg(feature = "sandbox")]
-pub use play::{play, play_observed, verify, MatchSpec, PlayError};
+pub use play::{play, play_observed, play_until, verify, MatchSpec, PlayError, Progress};
 #[cfg(feature = "sandbox")]
 pub use sandbox::{BotKind, BotModule, LoadError, Sandbox, SandboxOptions, WASMTIME_VERSION};
 #[cfg(feature = "sandbox")]

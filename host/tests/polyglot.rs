@@ -5,6 +5,7 @@
 mod common;
 
 use common::*;
+use ludus_host::check::Problem;
 use ludus_host::{BotKind, BotModule, FaultKind, Limits, LoadError, Replay};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -149,7 +150,7 @@ fn python_and_c_bots_play_planet_wars_against_a_rust_bot_deterministically() {
 /// their games exactly as the Rust ports of the same samples do.
 #[test]
 fn the_rule_books_python_sample_bots_play_every_grid_game() {
-    for game in ["claim", "loops", "shields"] {
+    for game in ["claim", "loops", "shields", "conquest"] {
         let python = python_bot("example-bots/python", game);
         assert_eq!(python.kind(), BotKind::Component);
         let rust = bot(&format!("{game}_sample"));
@@ -195,6 +196,61 @@ fn the_rule_books_python_sample_bots_play_every_grid_game() {
     }
 }
 
+/// The pirates sample, as written in Python, plays move for move as its
+/// Rust port does; and only the ship to move is called.
+#[test]
+fn the_python_pirates_sample_plays_like_its_rust_port_and_only_on_its_moves() {
+    let python = python_bot("example-bots/python", "pirates");
+    let rust = bot("pirates_sample");
+    let strategy = bot("pirates_strategy");
+    let play = |seat0: &Arc<BotModule>| {
+        ludus_host::play(&ludus_host::MatchSpec {
+            game: "pirates".into(),
+            config: serde_json::json!({"max_turns": 400}),
+            seed: 3,
+            limits: Limits::default(),
+            bots: vec![
+                seat0.clone(),
+                strategy.clone(),
+                rust.clone(),
+                strategy.clone(),
+            ],
+        })
+        .expect("the match is played")
+    };
+    let py = play(&python);
+    let rs = play(&rust);
+    assert!(py.outcome.is_some() && py.aborted.is_none());
+    assert_eq!(py.turns.len(), rs.turns.len());
+    let mut called = 0;
+    for (p, r) in py.turns.iter().zip(&rs.turns) {
+        let to_move = (p.turn as usize - 1) % 4;
+        for (seat, s) in p.seats.iter().enumerate() {
+            if seat != to_move {
+                assert!(
+                    s.waiting && s.fuel == 0 && s.answer.is_none(),
+                    "turn {}",
+                    p.turn
+                );
+            }
+        }
+        let s = &p.seats[to_move];
+        called += usize::from(!s.waiting);
+        assert!(s.fault.is_none(), "turn {}: {:?}", p.turn, s.fault);
+        assert!(s.refused.is_empty(), "turn {}: {:?}", p.turn, s.refused);
+        let bare = |a: &Option<String>| a.as_deref().map(|a| a.trim_matches('"').to_string());
+        assert_eq!(
+            bare(&p.seats[0].answer),
+            bare(&r.seats[0].answer),
+            "turn {}",
+            p.turn
+        );
+        assert_eq!(p.state_hash, r.state_hash, "turn {}", p.turn);
+    }
+    assert!(called > 0);
+    assert_eq!(py.outcome, rs.outcome);
+}
+
 /// The fences sample bot, as the rule book gives it in Python, plays its
 /// game move for move as its Rust port does.
 #[test]
@@ -229,23 +285,35 @@ fn the_rule_books_python_sample_bot_plays_fences() {
     assert_eq!(py.outcome, rs.outcome);
 }
 
+/// The validation match of `ludus check`: the Python and C Planet Wars bots
+/// pass it, each as its kind; the Python bot plays no other game, since its
+/// own code raises on any other game's state (the traceback is in its log).
 #[test]
-fn check_says_which_kind_of_bot_it_found() {
+fn python_and_c_bots_pass_their_validation_match_and_python_plays_no_other_game() {
     let limits = Limits::default();
-    let python = {
-        let _guard = BUILD.lock().unwrap_or_else(|e| e.into_inner());
-        python_wasm("example-bots/python", "planet_wars")
-    };
-    let report = ludus_host::check(sandbox(), &python, "planet-wars", &limits).unwrap();
+    let python = python_bot("example-bots/python", "planet_wars");
+    let report = ludus_host::check::check(&python, None, &limits, |_| {}).unwrap();
     assert_eq!(report.kind, BotKind::Component);
-    assert!(report.passed(), "{:?}", report.fault);
-    let c = {
-        let _guard = BUILD.lock().unwrap_or_else(|e| e.into_inner());
-        c_wasm("planet_wars")
-    };
-    let report = ludus_host::check(sandbox(), &c, "planet-wars", &limits).unwrap();
+    assert_eq!(report.plays(), ["planet-wars"], "{report:#?}");
+    for v in report.games.iter().filter(|v| v.game != "planet-wars") {
+        let f = &v.failed().unwrap().failures[0];
+        assert!(
+            matches!(&f.problem, Problem::Fault(fault) if fault.kind == FaultKind::Trap),
+            "{}: {:?}",
+            v.game,
+            f.problem
+        );
+        assert!(
+            f.log.contains("KeyError: 'planets'"),
+            "{}: {}",
+            v.game,
+            f.log
+        );
+    }
+    let c = c_bot("planet_wars");
+    let report = ludus_host::check::check(&c, Some("planet-wars"), &limits, |_| {}).unwrap();
     assert_eq!(report.kind, BotKind::Core);
-    assert!(report.passed(), "{:?}", report.fault);
+    assert!(report.games[0].passed(), "{report:#?}");
 }
 
 #[test]

@@ -26,6 +26,8 @@ pub const RENDERERS: &[(&str, &str)] = &[
     ("claim", include_str!("../assets/games/claim.js")),
     ("loops", include_str!("../assets/games/loops.js")),
     ("shields", include_str!("../assets/games/shields.js")),
+    ("conquest", include_str!("../assets/games/conquest.js")),
+    ("pirates", include_str!("../assets/games/pirates.js")),
     ("fences", include_str!("../assets/games/fences.js")),
 ];
 

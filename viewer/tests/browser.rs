@@ -70,6 +70,7 @@ fn example_match(game: &ludus_engine::GameInfo) -> Replay {
     // Short matches keep the suite quick; other games play their default length.
     let config = match game.id {
         "planet-wars" => json!({"max_turns": 120}),
+        "pirates" => json!({"max_turns": 240}),
         _ => Value::Null,
     };
     play(game.id, config, 3, bots)
@@ -538,6 +539,25 @@ fn grid_view(t: usize) -> Value {
                      "trail": [], "alive": true, "frozen": t == 2}]})
 }
 
+fn pirates_view(t: usize) -> Value {
+    let t = t as i64;
+    let ship = |id: u8, q: i64, r: i64, health: i64| {
+        json!({"id": id, "q": q, "r": r, "s": -q - r, "health": health, "maxHealth": 400,
+               "cannons": 100, "gold": 100 * t, "potNums": 0, "illegalMoves": 0,
+               "paralyzed": t == 2, "whirlpoolDuration": if t == 2 { 3 } else { 0 }, "sight": 5})
+    };
+    json!({"move": t, "movesLeft": 10 - t, "yourId": 1, "toMove": 1 + t % 2,
+           "map": {"radius": 3, "islands": [[0, 0, 0], [2, -1, -1], [-2, 1, 1]],
+                   "shops": [[2, -1, -1]], "flagIslands": [[0, 0, 0], [-2, 1, 1]],
+                   "vortices": [[1, 1, -2]], "npcRing": 2},
+           "flag": {"q": 0, "r": 0, "s": 0},
+           "player1": ship(1, t - 1, -1, 400 - 100 * t), "player2": ship(2, 1, -2, 300),
+           "player3": null, "player4": null,
+           "npc1": {"id": 5, "q": -2, "r": 2, "s": 0, "health": 500, "maxHealth": 500, "cannons": 50,
+                    "sight": 4, "chasing": null, "firedAt": null},
+           "npc2": null, "eliminated": [3, 4, 6], "legalActions": ["e"]})
+}
+
 #[test]
 fn the_renderers_draw_their_games_documented_observations() {
     let _one = one_at_a_time();
@@ -552,12 +572,13 @@ fn the_renderers_draw_their_games_documented_observations() {
         json!(true)
     );
     type MadeUpView = fn(usize) -> Value;
-    let games: [(&str, MadeUpView); 5] = [
+    let games: [(&str, MadeUpView); 6] = [
         ("kore", kore_view),
         ("halite", halite_view),
         ("claim", grid_view),
         ("loops", grid_view),
         ("shields", grid_view),
+        ("pirates", pirates_view),
     ];
     for (game, view) in games {
         let views: Vec<Value> = (0..3).map(view).collect();
@@ -583,6 +604,83 @@ fn the_renderers_draw_their_games_documented_observations() {
         );
         page.screenshot(&artifacts().join(format!("made-up-{game}.png")));
         assert_eq!(shown_scores(&mut page), vec![2.0, 1.0], "{game}");
+    }
+    assert!(page.errors.is_empty(), "{:#?}", page.errors);
+}
+
+/// Conquest has fog of war: the page draws the whole board from each
+/// frame's spectator view, and each team's view, what it cannot see greyed,
+/// with a choice beside the controls; blasts show where weapons struck.
+#[test]
+fn conquest_shows_the_whole_board_and_each_teams_view() {
+    let strategy = bot("conquest_strategy");
+    let sample = bot("conquest_sample");
+    let replay = play(
+        "conquest",
+        json!({"max_turns": 150}),
+        3,
+        vec![strategy.clone(), sample.clone(), strategy, sample],
+    );
+    let frames = ludus_viewer::frames(&replay).unwrap();
+    let struck = frames
+        .iter()
+        .position(|f| {
+            let whole: Value = serde_json::from_str(f.spectator.as_deref().unwrap()).unwrap();
+            !whole["strikes"].as_array().unwrap().is_empty()
+        })
+        .expect("the strategies fire a weapon");
+    let _one = one_at_a_time();
+    let path = write_page("conquest-views", &replay, Embed::Auto);
+    let mut browser = Browser::launch();
+    let mut page = browser.page(1200, 900, 1.0);
+    page.navigate(&url(&path, 40));
+    settle(&mut page);
+    assert_eq!(page.eval("Ludus.player.rendererName"), json!("conquest"));
+    assert_eq!(
+        page.eval("[...document.getElementById('conquest-view').options].map(o => o.value)"),
+        json!(["all", "0", "1", "2", "3"])
+    );
+    snapshot(&mut page, "whole");
+    page.screenshot(&artifacts().join("conquest-view-whole.png"));
+    for seat in 0..4 {
+        page.eval(&format!(
+            "(() => {{ const s = document.getElementById('conquest-view'); s.value = '{seat}';
+                       s.dispatchEvent(new Event('change')); return true; }})()"
+        ));
+        settle(&mut page);
+        snapshot(&mut page, &format!("seat{seat}"));
+        page.screenshot(&artifacts().join(format!("conquest-view-seat-{seat}.png")));
+        assert!(
+            changed_pixels(&mut page, "whole", &format!("seat{seat}")) > 1000,
+            "seat {seat}'s view, fogged, differs from the whole board"
+        );
+    }
+    assert!(
+        changed_pixels(&mut page, "seat0", "seat2") > 1000,
+        "teams see different boards"
+    );
+    // The blast of the first strike, on the whole board.
+    page.eval("(() => { const s = document.getElementById('conquest-view'); s.value = 'all'; s.dispatchEvent(new Event('change')); return true; })()");
+    page.eval(&format!("Ludus.goTo({struck}); true"));
+    settle(&mut page);
+    snapshot(&mut page, "struck");
+    page.eval(&format!("Ludus.goTo({}); true", struck - 1));
+    settle(&mut page);
+    snapshot(&mut page, "before");
+    assert!(changed_pixels(&mut page, "before", "struck") > 0);
+    page.eval(&format!("Ludus.goTo({struck}); true"));
+    settle(&mut page);
+    page.screenshot(&artifacts().join("conquest-strike.png"));
+    let charts = page.eval("[...document.querySelectorAll('.chart h3')].map(h => h.textContent)");
+    for name in ["cells", "soldiers", "gold"] {
+        assert!(
+            charts
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|c| c.as_str().unwrap().contains(name)),
+            "a chart of {name}: {charts}"
+        );
     }
     assert!(page.errors.is_empty(), "{:#?}", page.errors);
 }

@@ -179,7 +179,7 @@ pub fn ladder_run(args: LadderArgs) -> Result<()> {
         );
     }
     let lb = report::leaderboard(&store, id)?;
-    print!("{}", lb.render(Format::Table, &|_| String::new()));
+    print!("{}", lb.render(Format::Table).unwrap_or_default());
     Ok(())
 }
 
@@ -391,32 +391,40 @@ pub fn leaderboard(
     let store = Store::connect_existing(db)?;
     let id = store.pick_ladder(ladder, game)?;
     let lb = report::leaderboard(&store, id)?;
-    match (format, out) {
-        (Format::Html, Some(dir)) => {
-            let site = ludus_viewer::write_site(&dir, &lb, |id| {
-                store
-                    .replay(id)
-                    .map_err(|e| e.to_string())?
-                    .map(|gz| ludus_host::Replay::from_bytes(&gz).map_err(|e| e.to_string()))
-                    .transpose()
-            })?;
-            for note in &site.notes {
-                eprintln!("warning: {note}");
-            }
-            println!(
-                "wrote {} and {} replay pages in {}",
-                site.index.display(),
-                site.pages,
-                dir.join("replays").display()
-            );
-        }
-        (Format::Html, None) => print!("{}", ludus_viewer::leaderboard_page(&lb)),
-        (format, Some(path)) => {
-            std::fs::write(&path, lb.render(format, &|id| format!("replays/{id}.json")))
-                .with_context(|| format!("cannot write {}", path.display()))?;
-        }
-        (format, None) => print!("{}", lb.render(format, &|id| format!("replays/{id}.json"))),
+    let Some(text) = lb.render(format) else {
+        return html_leaderboard(&store, &lb, out);
+    };
+    match out {
+        Some(path) => std::fs::write(&path, text)
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => print!("{text}"),
     }
+    Ok(())
+}
+
+/// The leaderboard as the viewer's page: with `out`, a site with every
+/// match's replay page; without, the page alone on stdout.
+fn html_leaderboard(store: &Store, lb: &report::Leaderboard, out: Option<PathBuf>) -> Result<()> {
+    let Some(dir) = out else {
+        print!("{}", ludus_viewer::leaderboard_page(lb));
+        return Ok(());
+    };
+    let site = ludus_viewer::write_site(&dir, lb, |id| {
+        store
+            .replay(id)
+            .map_err(|e| e.to_string())?
+            .map(|gz| ludus_host::Replay::from_bytes(&gz).map_err(|e| e.to_string()))
+            .transpose()
+    })?;
+    for note in &site.notes {
+        eprintln!("warning: {note}");
+    }
+    println!(
+        "wrote {} and {} replay pages in {}",
+        site.index.display(),
+        site.pages,
+        dir.join("replays").display()
+    );
     Ok(())
 }
 

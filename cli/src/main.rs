@@ -533,7 +533,7 @@ fn build_bot(
         "built    {} ({} bytes, sha256 {})",
         out.display(),
         bytes.len(),
-        ludus_host::sandbox::sha256_hex(&bytes)
+        ludus_host::sha256_hex(&bytes)
     );
     match built {
         Built::Kaggle(game) => {

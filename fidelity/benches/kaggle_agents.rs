@@ -19,8 +19,8 @@ use std::time::{Duration, Instant};
 
 use ludus_fidelity::kaggle::{agents_dir, build_agent, kore_starter};
 use ludus_host::build::kaggle::KaggleGame;
-use ludus_host::seat::SeatRunner;
-use ludus_host::wasi::BotIo;
+use ludus_host::BotIo;
+use ludus_host::SeatRunner;
 use ludus_host::{BotModule, Limits, MatchSpec, Replay};
 
 const EPISODES: usize = 3;

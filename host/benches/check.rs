@@ -114,7 +114,7 @@ fn bench(c: &mut Criterion) {
         ("planet_wars_expander", &expander_wasm),
         ("python planet_wars", &python),
     ] {
-        let sha256 = ludus_host::sandbox::sha256_hex(bytes);
+        let sha256 = ludus_host::sha256_hex(bytes);
         group.bench_function(format!("{label}: found compiled"), |b| {
             b.iter_batched(
                 || sandbox_caching_in(Some(cache.path())),

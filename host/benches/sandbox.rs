@@ -7,8 +7,8 @@
 //! `cargo bench -p ludus-host --bench sandbox`
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use ludus_host::seat::SeatRunner;
-use ludus_host::wasi::BotIo;
+use ludus_host::BotIo;
+use ludus_host::SeatRunner;
 use ludus_host::{Limits, MatchSpec, Sandbox, SandboxOptions};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

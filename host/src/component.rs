@@ -20,8 +20,8 @@
 //! Host calls consume no fuel by themselves, so each shadowed function
 //! charges fuel for the work it does, as in preview 1.
 
+use crate::limiter::Limiter;
 use crate::limits::Limits;
-use crate::sandbox::Limiter;
 use crate::wasi::{ns_to_fuel, BotIo, FUEL_PER_BYTE, HOST_CALL_FUEL, VIRTUAL_EPOCH_NS};
 use rand_core::RngCore;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -100,7 +100,7 @@ impl FileMemo {
     /// absolute path, so any path fits in a file name.
     fn entry(&self, path: &Path) -> Option<PathBuf> {
         let absolute = std::path::absolute(path).ok()?;
-        let key = crate::sandbox::sha256_hex(absolute.as_os_str().as_encoded_bytes());
+        let key = crate::digest::sha256_hex(absolute.as_os_str().as_encoded_bytes());
         Some(self.dir.join(&key[..32]))
     }
 
@@ -110,7 +110,7 @@ impl FileMemo {
         let stamp = Stamp::of(meta)?;
         let text = std::fs::read_to_string(self.entry(path)?).ok()?;
         let (recorded, sha256) = text.trim_end().rsplit_once(' ')?;
-        (crate::sandbox::is_sha256_hex(sha256) && recorded == stamp.0).then(|| sha256.to_string())
+        (crate::digest::is_sha256_hex(sha256) && recorded == stamp.0).then(|| sha256.to_string())
     }
 
     /// Records that the file at `path`, as `meta` describes it, hashes to
@@ -122,9 +122,10 @@ impl FileMemo {
         if !Stamp::settled(meta, self.margin) {
             return;
         }
-        if let Err(e) =
-            crate::sandbox::write_atomically(&entry, format!("{} {sha256}\n", stamp.0).as_bytes())
-        {
+        if let Err(e) = crate::atomic_write::write_atomically(
+            &entry,
+            format!("{} {sha256}\n", stamp.0).as_bytes(),
+        ) {
             tracing::debug!("cannot record the sha256 of {}: {e}", path.display());
         }
     }

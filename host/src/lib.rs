@@ -5,25 +5,52 @@
 //! Invariants (see `ARCHITECTURE.md`): nothing a bot does or sends may panic,
 //! hang or exhaust the host; every fault becomes data in the replay; no wall
 //! clock, OS randomness or thread timing reaches a game or a bot.
+//!
+//! Without the default `sandbox` feature the crate is only the replay format
+//! (reading, writing, summarising replays), and does not build wasmtime.
 
-pub mod build;
-pub mod check;
-pub mod component;
-pub mod fault;
-mod file_memo;
-mod function_cache;
-pub mod limits;
-pub mod play;
+mod digest;
+mod fault;
+mod limits;
 pub mod replay;
-pub mod sandbox;
-pub mod seat;
-pub mod summary;
-pub mod wasi;
+mod summary;
 
+#[cfg(feature = "sandbox")]
+mod atomic_write;
+#[cfg(feature = "sandbox")]
+pub mod build;
+#[cfg(feature = "sandbox")]
+pub mod check;
+#[cfg(feature = "sandbox")]
+mod component;
+#[cfg(feature = "sandbox")]
+mod file_memo;
+#[cfg(feature = "sandbox")]
+mod function_cache;
+#[cfg(feature = "sandbox")]
+mod limiter;
+#[cfg(feature = "sandbox")]
+mod play;
+#[cfg(feature = "sandbox")]
+mod sandbox;
+#[cfg(feature = "sandbox")]
+mod seat;
+#[cfg(feature = "sandbox")]
+mod wasi;
+
+pub use digest::{is_sha256_hex, sha256_hex};
 pub use fault::{Fault, FaultKind};
 pub use limits::{Limits, FUEL_PER_SECOND};
-pub use play::{play, play_observed, play_until, verify, MatchSpec, PlayError, Progress};
 pub use replay::{short_id, Divergence, Replay, ReplayError};
-pub use sandbox::{BotKind, BotModule, LoadError, Sandbox, SandboxOptions, WASMTIME_VERSION};
-pub use seat::HostError;
 pub use summary::{SeatSummary, Summary};
+
+#[cfg(feature = "sandbox")]
+pub use check::{check, CheckError, CheckReport};
+#[cfg(feature = "sandbox")]
+pub use play::{play, play_observed, play_until, verify, MatchSpec, PlayError, Progress};
+#[cfg(feature = "sandbox")]
+pub use sandbox::{BotKind, BotModule, LoadError, Sandbox, SandboxOptions, WASMTIME_VERSION};
+#[cfg(feature = "sandbox")]
+pub use seat::{ActResult, HostError, SeatRunner};
+#[cfg(feature = "sandbox")]
+pub use wasi::{BotIo, VIRTUAL_EPOCH_NS};

@@ -5,7 +5,6 @@ use crate::fault::Fault;
 use crate::limits::Limits;
 use ludus_engine::Outcome;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -135,7 +134,7 @@ impl Replay {
             bots: self.seats.iter().map(|s| s.sha256.as_str()).collect(),
         };
         let bytes = serde_json::to_vec(&identity).expect("identity serialises");
-        hex::encode(Sha256::digest(bytes))
+        crate::digest::sha256_hex(&bytes)
     }
 
     /// Serialises to bytes: compact JSON, gzip when `gzip`. The same replay

@@ -3,8 +3,11 @@
 //! A bot is a core module (bot ABI v1) or a component of the `ludus:bot`
 //! world; the header of the bytes says which.
 
+use crate::atomic_write::write_atomically;
 use crate::component::{self, ComponentState};
+use crate::digest::{is_sha256_hex, sha256_hex, Sha256Hasher};
 use crate::file_memo::{FileMemo, Stamp};
+use crate::limiter::{COMPONENT_INSTANCES, COMPONENT_MEMORIES, COMPONENT_TABLES};
 use crate::limits::Limits;
 use crate::wasi::{self, BotState};
 use sha2::{Digest, Sha256};
@@ -15,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use wasmtime::{
     Config, Engine, ExternType, InstanceAllocationStrategy, InstancePre, Linker, Module, OptLevel,
-    PoolingAllocationConfig, Precompiled, ResourceLimiter, ValType,
+    PoolingAllocationConfig, Precompiled, ValType,
 };
 
 /// A bot compiled by this engine, of either kind.
@@ -141,83 +144,6 @@ impl BotKind {
             BotKind::Core => "core module, bot ABI v1",
             BotKind::Component => "component, world ludus:bot/bot@1.0.0 (WASI preview 2)",
         }
-    }
-}
-
-/// Core instances, memories and tables one component bot may create (a
-/// Python component has 6 core instances, 2 memories and 2 tables).
-const COMPONENT_INSTANCES: usize = 32;
-const COMPONENT_MEMORIES: usize = 8;
-const COMPONENT_TABLES: usize = 32;
-
-/// Caps a bot's memory and tables, and remembers whether it hit a cap, so a
-/// trap that follows (a Rust allocation failure aborts) is reported as such.
-/// The memory cap is on the sum of all the bot's memories (a component has
-/// several).
-pub struct Limiter {
-    memory_bytes: usize,
-    memory_used: usize,
-    table_elements: usize,
-    counts: (usize, usize, usize),
-    pub(crate) hit_memory_cap: bool,
-}
-
-impl Limiter {
-    /// For a core module: one instance, one memory.
-    pub fn new(limits: &Limits) -> Self {
-        Limiter {
-            memory_bytes: limits.memory_bytes as usize,
-            memory_used: 0,
-            table_elements: limits.table_elements as usize,
-            counts: (1, 1, 4),
-            hit_memory_cap: false,
-        }
-    }
-
-    /// For a component: its several core instances, memories and tables.
-    pub fn for_component(limits: &Limits) -> Self {
-        Limiter {
-            counts: (COMPONENT_INSTANCES, COMPONENT_MEMORIES, COMPONENT_TABLES),
-            ..Limiter::new(limits)
-        }
-    }
-}
-
-impl ResourceLimiter for Limiter {
-    fn memory_growing(
-        &mut self,
-        current: usize,
-        desired: usize,
-        _maximum: Option<usize>,
-    ) -> wasmtime::Result<bool> {
-        let total = (self.memory_used - current.min(self.memory_used)).saturating_add(desired);
-        let ok = total <= self.memory_bytes;
-        if ok {
-            self.memory_used = total;
-        }
-        self.hit_memory_cap |= !ok;
-        Ok(ok)
-    }
-
-    fn table_growing(
-        &mut self,
-        _current: usize,
-        desired: usize,
-        _maximum: Option<usize>,
-    ) -> wasmtime::Result<bool> {
-        let ok = desired <= self.table_elements;
-        self.hit_memory_cap |= !ok;
-        Ok(ok)
-    }
-
-    fn instances(&self) -> usize {
-        self.counts.0
-    }
-    fn memories(&self) -> usize {
-        self.counts.1
-    }
-    fn tables(&self) -> usize {
-        self.counts.2
     }
 }
 
@@ -735,22 +661,6 @@ impl Sandbox {
     }
 }
 
-/// Writes `bytes` to `path` through a temporary file and a rename, so no
-/// reader ever sees half a file.
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let dir = path.parent().expect("cache file has a directory");
-    std::fs::create_dir_all(dir)?;
-    let tmp = dir.join(format!(
-        ".{}.{}.tmp",
-        path.file_name().unwrap_or_default().to_string_lossy(),
-        std::process::id()
-    ));
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path)?;
-    Ok(())
-}
-
-/// Checks the ABI v1 exports; returns whether `_initialize` is exported.
 /// A bot file being loaded: its metadata before reading, and the file memo
 /// that may know its sha256.
 struct BotFile<'a> {
@@ -803,6 +713,7 @@ impl<'a> BotFile<'a> {
     }
 }
 
+/// Checks the ABI v1 exports; returns whether `_initialize` is exported.
 fn check_exports(bot: &str, module: &Module) -> Result<bool, LoadError> {
     let func = |name: &'static str,
                 expected: &'static str,
@@ -874,27 +785,4 @@ fn check_exports(bot: &str, module: &Module) -> Result<bool, LoadError> {
         func("_initialize", "func", &[], &[])?;
     }
     Ok(has_initialize)
-}
-
-/// Whether `s` is a sha256 as [`sha256_hex`] writes it: 64 lowercase hex digits.
-pub fn is_sha256_hex(s: &str) -> bool {
-    s.len() == 64 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
-}
-
-/// sha256 of `bytes`, hex: how bots are identified everywhere.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex::encode(Sha256::digest(bytes))
-}
-
-/// Feeds `Hash` into sha256, so the cache key is stable across processes
-/// (std's `DefaultHasher` makes no such promise).
-struct Sha256Hasher(Sha256);
-
-impl std::hash::Hasher for Sha256Hasher {
-    fn finish(&self) -> u64 {
-        0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        self.0.update(bytes);
-    }
 }

@@ -121,7 +121,7 @@ pub(crate) fn ns_to_fuel(ns: u64) -> u64 {
 pub struct BotState {
     pub wasi: WasiP1Ctx,
     pub io: BotIo,
-    pub limiter: crate::sandbox::Limiter,
+    pub limiter: crate::limiter::Limiter,
 }
 
 /// Adds WASI preview 1 to `linker`, with the deterministic replacements.
@@ -387,7 +387,7 @@ impl BotState {
         BotState {
             wasi: wasmtime_wasi::WasiCtxBuilder::new().build_p1(),
             io,
-            limiter: crate::sandbox::Limiter::new(limits),
+            limiter: crate::limiter::Limiter::new(limits),
         }
     }
 

@@ -219,9 +219,10 @@ fn clocks_are_virtual_and_randomness_is_seeded_per_match_and_seat() {
     assert!(first["spins"].as_u64().unwrap() > 0);
     // The wall clock starts at the virtual epoch (2020-01-01), not at today.
     let wall = first["wall_ns"].as_u64().unwrap();
-    assert!((ludus_host::wasi::VIRTUAL_EPOCH_NS
-        ..ludus_host::wasi::VIRTUAL_EPOCH_NS + 3_600_000_000_000)
-        .contains(&wall));
+    assert!(
+        (ludus_host::VIRTUAL_EPOCH_NS..ludus_host::VIRTUAL_EPOCH_NS + 3_600_000_000_000)
+            .contains(&wall)
+    );
     // The clock moves forward from turn to turn.
     assert!(answer(&a, 1, 0)["wall_ns"].as_u64().unwrap() > wall);
     // Seats draw different streams; another seed gives other numbers.

@@ -25,7 +25,7 @@ fn store(dir: &std::path::Path, n: usize, tag: &str) -> Store {
     for i in 0..n {
         let file = EXAMPLES[i % EXAMPLES.len()];
         let wasm = std::fs::read(ludus_testkit::bot(file)).unwrap();
-        let sha = ludus_host::sandbox::sha256_hex(&wasm);
+        let sha = ludus_host::sha256_hex(&wasm);
         store
             .submit(
                 &format!("{file}-{i}"),

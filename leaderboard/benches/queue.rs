@@ -75,7 +75,7 @@ fn store_with_examples(location: &Location) -> Store {
     let mut store = Store::connect(location).unwrap();
     for file in EXAMPLES {
         let wasm = std::fs::read(ludus_testkit::bot(file)).unwrap();
-        let sha = ludus_host::sandbox::sha256_hex(&wasm);
+        let sha = ludus_host::sha256_hex(&wasm);
         store.submit(file, "planet-wars", &wasm, &sha, NOW).unwrap();
     }
     store
@@ -137,7 +137,7 @@ fn coordination(location: &Location, scheduled: u32, cluster: &Cluster) -> (Dura
         ("a", &b"\0asm\x01\0\0\0"[..]),
         ("b", &b"\0asm\x01\0\0\0\0"[..]),
     ] {
-        let sha = ludus_host::sandbox::sha256_hex(wasm);
+        let sha = ludus_host::sha256_hex(wasm);
         bots.push(
             store
                 .submit(name, "planet-wars", wasm, &sha, NOW)
@@ -202,7 +202,7 @@ fn coordination(location: &Location, scheduled: u32, cluster: &Cluster) -> (Dura
                 turns: 207,
                 reason: "elimination".into(),
                 aborted: None,
-                replay_sha256: ludus_host::sandbox::sha256_hex(gz),
+                replay_sha256: ludus_host::sha256_hex(gz),
             };
             store.commit(worker, id, &result, gz).unwrap();
         }

@@ -87,7 +87,7 @@ pub fn ladder_key(spec: &LadderSpec) -> String {
         limits: &limits,
         bots: spec.bots.iter().map(|b| b.sha256.as_str()).collect(),
     };
-    ludus_host::sandbox::sha256_hex(&serde_json::to_vec(&key).expect("key serialises"))
+    ludus_host::sha256_hex(&serde_json::to_vec(&key).expect("key serialises"))
 }
 
 pub use crate::worker::Progress;

@@ -348,16 +348,16 @@ impl Leaderboard {
         )
     }
 
-    /// Renders in `format`. `replay_link` maps a match id to the link of its
-    /// replay (HTML only).
-    pub fn render(&self, format: Format, replay_link: &dyn Fn(&str) -> String) -> String {
-        match format {
+    /// Renders in a text `format`; `None` for [`Format::Html`], whose page
+    /// (with each match's replay page) the viewer writes.
+    pub fn render(&self, format: Format) -> Option<String> {
+        Some(match format {
             Format::Table => self.table(),
             Format::Json => serde_json::to_string_pretty(self).expect("serialises") + "\n",
             Format::Csv => self.csv(),
             Format::Markdown => self.markdown(),
-            Format::Html => self.html(replay_link),
-        }
+            Format::Html => return None,
+        })
     }
 
     fn table(&self) -> String {
@@ -440,67 +440,6 @@ impl Leaderboard {
         out.push_str(&format!("\n{}\n", self.legend()));
         out
     }
-
-    fn html(&self, replay_link: &dyn Fn(&str) -> String) -> String {
-        let mut out = String::new();
-        let _ = write!(
-            out,
-            "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title>\n<style>\
-body{{font-family:system-ui,sans-serif;margin:2em;color:#222}}table{{border-collapse:collapse;margin:1em 0}}\
-th,td{{padding:.3em .7em;border-bottom:1px solid #ddd;text-align:right}}td.l,th.l{{text-align:left}}\
-caption{{text-align:left;font-weight:bold;padding:.5em 0}}</style></head><body>\n<h1>{}</h1>\n<p>Rated by {}.</p>\n",
-            esc(&self.title()),
-            esc(&self.title()),
-            esc(&self.rating_system)
-        );
-        out.push_str("<table><caption>Leaderboard</caption><tr>");
-        for (i, h) in self.headers().iter().enumerate() {
-            let _ = write!(
-                out,
-                "<th{}>{}</th>",
-                if i == 1 { " class=\"l\"" } else { "" },
-                esc(h)
-            );
-        }
-        out.push_str("</tr>\n");
-        for r in &self.rows {
-            out.push_str("<tr>");
-            for (i, c) in cells(r).iter().enumerate() {
-                let _ = write!(
-                    out,
-                    "<td{}>{}</td>",
-                    if i == 1 { " class=\"l\"" } else { "" },
-                    esc(c)
-                );
-            }
-            out.push_str("</tr>\n");
-        }
-        out.push_str("</table>\n<table><caption>Matches</caption><tr><th>#</th><th>seed</th><th class=\"l\">seats (place)</th><th>turns</th><th class=\"l\">result</th><th class=\"l\">replay</th></tr>\n");
-        for m in &self.matches {
-            let seats = m
-                .seats
-                .iter()
-                .zip(m.placements.iter().map(Some).chain(std::iter::repeat(None)))
-                .map(|(s, p)| match p {
-                    Some(p) => format!("{} ({p})", esc(s)),
-                    None => esc(s),
-                })
-                .collect::<Vec<_>>()
-                .join(" vs ");
-            let _ = writeln!(
-                out,
-                "<tr><td>{}</td><td>{}</td><td class=\"l\">{seats}</td><td>{}</td><td class=\"l\">{}</td><td class=\"l\"><a href=\"{}\">{}</a></td></tr>",
-                m.index,
-                m.seed,
-                m.turns,
-                esc(&m.reason),
-                esc(&replay_link(&m.match_id)),
-                esc(ludus_host::short_id(&m.match_id))
-            );
-        }
-        out.push_str("</table>\n</body></html>\n");
-        out
-    }
 }
 
 fn csv_field(s: &str) -> String {
@@ -509,13 +448,6 @@ fn csv_field(s: &str) -> String {
     } else {
         s.to_string()
     }
-}
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 #[cfg(test)]

@@ -480,7 +480,7 @@ fn play(job: &Job) -> Result<(MatchResult, Vec<u8>), LadderError> {
         turns: replay.turns.len() as u32,
         reason,
         aborted: replay.aborted.clone(),
-        replay_sha256: ludus_host::sandbox::sha256_hex(&json),
+        replay_sha256: ludus_host::sha256_hex(&json),
     };
     Ok((result, gzip(&json)))
 }

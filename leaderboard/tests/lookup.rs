@@ -21,7 +21,7 @@ fn seat(file: &str) -> (SeatInfo, Vec<u8>) {
     let wasm = std::fs::read(ludus_testkit::bot(file)).unwrap();
     let info = SeatInfo {
         name: file.into(),
-        sha256: ludus_host::sandbox::sha256_hex(&wasm),
+        sha256: ludus_host::sha256_hex(&wasm),
     };
     (info, wasm)
 }

@@ -13,7 +13,7 @@ const NOW: &str = "2026-01-01T00:00:00Z";
 const WASM: &[u8] = b"\0asm\x01\0\0\0";
 
 fn sha(bytes: &[u8]) -> String {
-    ludus_host::sandbox::sha256_hex(bytes)
+    ludus_host::sha256_hex(bytes)
 }
 
 /// A Ludus database holding one bot.

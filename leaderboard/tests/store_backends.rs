@@ -102,7 +102,7 @@ on_both!(
 );
 
 fn sha(bytes: &[u8]) -> String {
-    ludus_host::sandbox::sha256_hex(bytes)
+    ludus_host::sha256_hex(bytes)
 }
 
 /// Two bots (tiny modules; these tests play nothing).

@@ -106,7 +106,7 @@ fn a_submitted_bot_is_found_compiled_by_the_ladder_that_plays_it_next() {
     let dir = tempfile::tempdir().unwrap();
     let cache = dir.path().join("cache");
     let collector = wasm("halite_collector");
-    let sha256 = ludus_host::sandbox::sha256_hex(&collector);
+    let sha256 = ludus_host::sha256_hex(&collector);
     assert!(
         sandbox_caching_in(&cache)
             .load_compiled("collector", &sha256)

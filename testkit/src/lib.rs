@@ -59,10 +59,7 @@ pub fn ensure_wasm_target() -> Result<(), String> {
 pub fn build_bots() -> Result<PathBuf, String> {
     ensure_wasm_target()?;
     let root = workspace_root();
-    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("target"))
-        .join("bots");
+    let out = target_dir().join("bots");
     let status = Command::new(cargo())
         .current_dir(&root)
         .args(["build", "--quiet", "--release", "--target", BOT_TARGET])
@@ -74,13 +71,13 @@ pub fn build_bots() -> Result<PathBuf, String> {
             "--examples",
         ])
         .arg("--target-dir")
-        .arg(&target_dir)
+        .arg(&out)
         .status()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     if !status.success() {
         return Err("building the bots failed (see cargo's output above)".into());
     }
-    Ok(target_dir.join(BOT_TARGET).join("release").join("examples"))
+    Ok(out.join(BOT_TARGET).join("release").join("examples"))
 }
 
 /// The directory of built bots; builds them on first use in this process.
@@ -121,7 +118,7 @@ pub fn example_bots(game_id: &str) -> Vec<String> {
 }
 
 /// The target directory (`$CARGO_TARGET_DIR` or `target/`).
-fn target_dir() -> PathBuf {
+pub fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| workspace_root().join("target"))

@@ -1,21 +1,32 @@
 //! `cargo xtask demo` and `cargo xtask test`: the two commands of the README.
 //! Each installs what it needs (the wasm32-wasip1 target), builds the example
-//! bots, then runs the main job or every test.
+//! bots, then runs the main job or every test; `test` ends with a smoke run
+//! of every fuzz target (`cargo xtask fuzz` runs them longer).
 
 use std::path::Path;
 use std::process::{Command, ExitCode};
 
-const USAGE: &str = "usage: cargo xtask <demo|test> [args for cargo test...]
+const USAGE: &str = "usage: cargo xtask <demo|test|fuzz> [args]
 
-  demo   build the example bots and Ludus, run a ladder of them, print the
-         leaderboard, play a match and verify its replay
-  test   build the bots and run every test of the workspace";
+  demo             build the example bots and Ludus, run a ladder of them,
+                   print the leaderboard, play a match and verify its replay
+  test [ARGS...]   build the bots, run every test of the workspace (ARGS go
+                   to cargo test), then fuzz every target for a few seconds
+  fuzz [SECONDS]   fuzz every target for SECONDS each (default 60)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("demo") => demo(),
         Some("test") => test(&args[1..]),
+        Some("fuzz") => match args.get(1).map(|s| s.parse::<u64>()) {
+            None => fuzz(60),
+            Some(Ok(seconds)) if seconds > 0 => fuzz(seconds),
+            Some(_) => Err(format!(
+                "`{}` is not a number of seconds; give a whole number above 0, e.g. `cargo xtask fuzz 600`",
+                args[1]
+            )),
+        },
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);
@@ -146,5 +157,121 @@ fn test(extra: &[String]) -> Result<(), String> {
     run(
         "running every test",
         cargo().args(["test", "--workspace"]).args(extra),
-    )
+    )?;
+    let targets = fuzz_targets()?;
+    fuzz_each(&targets, (SMOKE_FUZZ_SECONDS / targets.len() as u64).max(5))
+}
+
+/// The fuzzing smoke run of `cargo xtask test`, all targets together: long
+/// enough to catch a parser that breaks on its seeds' near neighbours.
+const SMOKE_FUZZ_SECONDS: u64 = 60;
+
+/// cargo-fuzz, pinned, installed once per target directory.
+const CARGO_FUZZ_VERSION: &str = "0.13.2";
+
+/// `cargo fuzz`, installing cargo-fuzz under the target directory first if
+/// it is not there, in the `fuzz/` workspace. Targets build with the nightly
+/// features of the toolchain at hand (`RUSTC_BOOTSTRAP`).
+fn cargo_fuzz(args: &[&str]) -> Result<Command, String> {
+    let root = ludus_testkit::tools_dir().join(format!("cargo-fuzz-{CARGO_FUZZ_VERSION}"));
+    let bin = root.join("bin");
+    if !bin.join("cargo-fuzz").exists() {
+        run(
+            &format!("installing cargo-fuzz {CARGO_FUZZ_VERSION} from crates.io"),
+            cargo()
+                .args(["install", "cargo-fuzz", "--locked", "--version"])
+                .arg(CARGO_FUZZ_VERSION)
+                .arg("--root")
+                .arg(&root),
+        )?;
+    }
+    let path = std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    )))
+    .map_err(|e| format!("cannot add cargo-fuzz to PATH: {e}"))?;
+    let mut c = cargo();
+    c.current_dir(fuzz_dir())
+        .env("PATH", path)
+        .env("RUSTC_BOOTSTRAP", "1")
+        .arg("fuzz")
+        .args(args);
+    Ok(c)
+}
+
+fn fuzz_dir() -> std::path::PathBuf {
+    ludus_testkit::workspace_root().join("fuzz")
+}
+
+/// The fuzz targets, as `cargo fuzz list` gives them.
+fn fuzz_targets() -> Result<Vec<String>, String> {
+    let out = cargo_fuzz(&["list"])?
+        .output()
+        .map_err(|e| format!("cargo fuzz list: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "cargo fuzz list failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let targets: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect();
+    if targets.is_empty() {
+        return Err("cargo fuzz list found no fuzz target in fuzz/".into());
+    }
+    Ok(targets)
+}
+
+fn fuzz(seconds: u64) -> Result<(), String> {
+    fuzz_each(&fuzz_targets()?, seconds)
+}
+
+/// Fuzzes each target for `seconds`, from its seed inputs (`fuzz/seeds/`),
+/// the inputs it once failed on (`fuzz/regressions/`) and what earlier runs
+/// found (`fuzz/corpus/`). A crash, a panic, a hang of
+/// 10 s on one input or 2 GiB of memory fails the run; libFuzzer writes the
+/// input to `fuzz/artifacts/TARGET/`.
+fn fuzz_each(targets: &[String], seconds: u64) -> Result<(), String> {
+    // No sanitizer: the code fuzzed is safe Rust, where ASan finds nothing
+    // that the panics and the overflow checks (on in fuzz builds) do not.
+    // The builds go under the workspace's target directory, not `fuzz/target/`.
+    let target_dir = ludus_testkit::target_dir().join("fuzz");
+    let flags = |c: &mut Command| {
+        c.args(["--sanitizer", "none", "--target-dir"])
+            .arg(&target_dir);
+    };
+    let mut build = cargo_fuzz(&["build"])?;
+    flags(&mut build);
+    run("building the fuzz targets", &mut build)?;
+    for target in targets {
+        let corpus = fuzz_dir().join("corpus").join(target);
+        std::fs::create_dir_all(&corpus)
+            .map_err(|e| format!("cannot create {}: {e}", corpus.display()))?;
+        let mut cmd = cargo_fuzz(&["run"])?;
+        flags(&mut cmd);
+        // libFuzzer adds what it finds to the first folder only.
+        cmd.arg(target).arg(&corpus);
+        for kind in ["seeds", "regressions"] {
+            let inputs = fuzz_dir().join(kind).join(target);
+            if inputs.is_dir() {
+                cmd.arg(inputs);
+            }
+        }
+        cmd.arg("--").args([
+            format!("-max_total_time={seconds}"),
+            "-timeout=10".into(),
+            "-rss_limit_mb=2048".into(),
+        ]);
+        run(&format!("fuzzing {target} for {seconds} s"), &mut cmd).map_err(|e| {
+            format!(
+                "{e}: the input it failed on is in {}; fix the parser, then add the input \
+                 to fuzz/regressions/{target}/ (docs/fuzzing.md)",
+                fuzz_dir().join("artifacts").join(target).display()
+            )
+        })?;
+    }
+    Ok(())
 }

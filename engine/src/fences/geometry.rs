@@ -122,11 +122,6 @@ impl Segment {
         x0 <= u1 && u0 <= x1 && y0 <= v1 && v0 <= y1
     }
 
-    /// Whether the grid point `p` lies on the segment, strictly between its ends.
-    pub fn has_inside(&self, p: Point) -> bool {
-        p != self.a && p != self.b && self.contains(p)
-    }
-
     /// Whether the grid point `p` lies on the segment, ends included.
     pub fn contains(&self, p: Point) -> bool {
         let (dx, dy) = self.delta();

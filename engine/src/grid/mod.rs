@@ -108,11 +108,6 @@ impl Board {
         Dir::ALL.into_iter().filter_map(move |d| self.step(i, d))
     }
 
-    /// The direction from `a` to its neighbour `b`.
-    pub fn dir_between(&self, a: usize, b: usize) -> Option<Dir> {
-        Dir::ALL.into_iter().find(|&d| self.step(a, d) == Some(b))
-    }
-
     /// Whether `i` is on the board's border.
     pub fn on_border(&self, i: usize) -> bool {
         let (x, y) = self.xy(i);

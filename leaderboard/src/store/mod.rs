@@ -641,7 +641,7 @@ impl Store {
                 sha256: sha256.into(),
             })?;
         let wasm = row.blob(0).map_err(|e| self.err(e))?;
-        let found = ludus_host::sandbox::sha256_hex(&wasm);
+        let found = ludus_host::sha256_hex(&wasm);
         if found != sha256 {
             return Err(StoreError::WasmMismatch {
                 db: self.location.clone(),
@@ -948,7 +948,7 @@ impl Store {
                         db::Value::Real(x) => format!("{x:?}"),
                         db::Value::Text(t) => format!("{t:?}"),
                         db::Value::Blob(b) => {
-                            format!("blob:{}", ludus_host::sandbox::sha256_hex(b))
+                            format!("blob:{}", ludus_host::sha256_hex(b))
                         }
                     })
                     .collect();

@@ -211,7 +211,7 @@ pub fn replay_sha256_of_gz(gz: &[u8]) -> Option<String> {
     flate2::read::GzDecoder::new(gz)
         .read_to_end(&mut json)
         .ok()?;
-    Some(ludus_host::sandbox::sha256_hex(&json))
+    Some(ludus_host::sha256_hex(&json))
 }
 
 /// This machine's host name, as workers record it.

@@ -1,6 +1,7 @@
 """Drives a kaggle-environments reference engine and prints what it does as JSON lines.
 
     upstream.py episode --env ENV --seed S --players N --agents A,B[,C,D] [--steps K]
+    upstream.py kaggle  --env ENV --seed S --agents PATH,PATH[,...] [--steps K]
     upstream.py boards  --env ENV --players N --from A --to B
 
 `episode` prints the initial state, then one line per step with the actions
@@ -8,6 +9,13 @@ every seat passed to `env.step` (null for none), each line shaped like
 `ludus engine run` output: {"step", "observation", "rewards", "statuses"}.
 The observation is what the agent in seat 0 receives. `boards` prints the
 initial observation for each seed in [A, B).
+
+`kaggle` plays Kaggle submissions (paths of `main.py` files, one per seat)
+as kaggle-environments' own runner plays them: each through upstream's
+`Agent` (the file's last callable, obs and config structified), asked only
+while its seat is ACTIVE. Its lines carry, besides the state, every seat's
+action as the agent returned it and what it printed (`logs`). An agent
+that raises ends the run with an error.
 
 Agents come from `agents_<ENV>.py` next to this file:
 `make_agent(name, seed, seat, configuration) -> f(observation, configuration) -> action`.
@@ -59,8 +67,10 @@ def seat_observation(env, seat):
     return env._Environment__get_shared_state(seat).observation
 
 
-def state_line(env, actions=None):
+def state_line(env, actions=None, logs=None):
     line = {}
+    if logs is not None:
+        line["logs"] = logs
     if actions is not None:
         line["actions"] = actions
     line["step"] = env.state[0].observation.step
@@ -79,6 +89,26 @@ def new_env(name, seed, players, steps):
     return env
 
 
+def play(env, ask, with_logs=False):
+    """Plays `env` to its end and prints its lines. `ask(seat)` gives an
+    ACTIVE seat's (action for `env.step`, action as recorded, log)."""
+    out = sys.stdout
+    out.write(state_line(env) + "\n")
+    while not env.done:
+        actions, recorded, logs = [], [], []
+        for seat in range(len(env.state)):
+            if env.state[seat].status != "ACTIVE":
+                action, record, log = None, None, {}
+            else:
+                action, record, log = ask(seat)
+            actions.append(action)
+            recorded.append(record)
+            logs.append(log)
+        env.step(actions, logs)
+        printed = [log.get("stdout", "") + log.get("stderr", "") for log in logs] if with_logs else None
+        out.write(state_line(env, recorded, printed) + "\n")
+
+
 def episode(args):
     agents_module = importlib.import_module(f"agents_{args.env}")
     names = args.agents.split(",")
@@ -89,28 +119,35 @@ def episode(args):
         agents_module.make_agent(name, args.seed, seat, env.configuration)
         for seat, name in enumerate(names)
     ]
-    out = sys.stdout
-    out.write(state_line(env) + "\n")
-    while not env.done:
-        actions, recorded = [], []
-        for seat, agent in enumerate(agents):
-            if env.state[seat].status != "ACTIVE":
-                actions.append(None)
-                recorded.append(None)
-                continue
-            obs = structify(plain(seat_observation(env, seat)))
-            try:
-                action = plain(agent(obs, env.configuration))
-            except Exception as e:
-                if not hasattr(e, "answer_text"):
-                    raise
-                actions.append(e)
-                recorded.append({"raised": e.answer_text})
-                continue
-            actions.append(action)
-            recorded.append(action)
-        env.step(actions)
-        out.write(state_line(env, recorded) + "\n")
+
+    def ask(seat):
+        obs = structify(plain(seat_observation(env, seat)))
+        try:
+            action = plain(agents[seat](obs, env.configuration))
+        except Exception as e:
+            if not hasattr(e, "answer_text"):
+                raise
+            return e, {"raised": e.answer_text}, {}
+        return action, action, {}
+
+    play(env, ask)
+
+
+def kaggle(args):
+    from kaggle_environments.agent import Agent
+
+    paths = args.agents.split(",")
+    env = new_env(args.env, args.seed, len(paths), args.steps)
+    agents = [Agent(path, env) for path in paths]
+
+    def ask(seat):
+        action, log = agents[seat].act(seat_observation(env, seat))
+        if isinstance(action, BaseException):
+            step = env.state[0].observation.step
+            sys.exit(f"seat {seat} ({paths[seat]}) raised at step {step}:\n{log['stderr']}")
+        return action, plain(action), log
+
+    play(env, ask, with_logs=True)
 
 
 def boards(args):
@@ -132,13 +169,18 @@ def main():
     ep.add_argument("--players", type=int, required=True)
     ep.add_argument("--agents", required=True)
     ep.add_argument("--steps", type=int)
+    kg = sub.add_parser("kaggle")
+    kg.add_argument("--env", required=True)
+    kg.add_argument("--seed", type=int, required=True)
+    kg.add_argument("--agents", required=True)
+    kg.add_argument("--steps", type=int)
     bd = sub.add_parser("boards")
     bd.add_argument("--env", required=True)
     bd.add_argument("--players", type=int, required=True)
     bd.add_argument("--from", dest="start", type=int, required=True)
     bd.add_argument("--to", dest="stop", type=int, required=True)
     args = parser.parse_args()
-    {"episode": episode, "boards": boards}[args.command](args)
+    {"episode": episode, "kaggle": kaggle, "boards": boards}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
-//! The commands around the bot store: submit, bots, ladder run/create/status,
-//! worker, leaderboard, match-up.
+//! The commands around the bot store: bots, ladder run/create/status, worker,
+//! leaderboard, match-up.
 
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -18,52 +18,6 @@ use std::time::{Duration, Instant};
 
 fn open(db: &Location) -> Result<Store> {
     Ok(Store::connect(db)?)
-}
-
-pub fn submit(path: &Path, name: &str, game: &str, db: &Location) -> Result<()> {
-    let sandbox = Sandbox::new()?;
-    let report =
-        ludus_host::check::check(&sandbox, path, game, &Limits::default()).with_context(|| {
-            format!(
-                "{} is refused: it is not a bot Ludus can run",
-                path.display()
-            )
-        })?;
-    if let Some(f) = &report.fault {
-        bail!(
-            "{} is refused: its first turn of {game} failed: {f} (try `ludus check {}`)",
-            path.display(),
-            path.display()
-        );
-    }
-    let wasm = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    // The store keys bots by the hash of the bytes it holds.
-    if ludus_host::sandbox::sha256_hex(&wasm) != report.sha256 {
-        bail!(
-            "{} changed while it was being checked; submit it again",
-            path.display()
-        );
-    }
-    let now = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
-    let mut store = open(db)?;
-    let s = store.submit(name, game, &wasm, &report.sha256, &now)?;
-    if s.new_version {
-        println!(
-            "stored {} v{} ({game}, sha256 {}) in {}",
-            s.bot.name,
-            s.bot.version,
-            &s.bot.sha256[..12],
-            db
-        );
-    } else {
-        println!(
-            "unchanged: {} v{} already has these bytes (sha256 {})",
-            s.bot.name,
-            s.bot.version,
-            &s.bot.sha256[..12]
-        );
-    }
-    Ok(())
 }
 
 pub fn list_bots(db: &Location) -> Result<()> {

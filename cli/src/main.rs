@@ -3,13 +3,14 @@
 //! Thin glue: parsing arguments and printing. Everything it does lives in
 //! `ludus-engine`, `ludus-host`, `ludus-leaderboard` and `ludus-viewer`.
 
+mod check;
 mod league;
 mod matches;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 use league::*;
-use ludus_host::{Limits, Sandbox};
+use ludus_host::Limits;
 use ludus_leaderboard::store::Location;
 use matches::*;
 use std::path::{Path, PathBuf};
@@ -29,26 +30,36 @@ struct Cli {
 enum Command {
     /// List the games Ludus hosts.
     Games,
-    /// Check that a .wasm file is a bot Ludus can run: imports, exports,
-    /// compilation, and one real turn within the limits.
+    /// Check that a .wasm file is a bot Ludus can run (imports, exports,
+    /// compilation) and that it plays the game: a validation match of 30
+    /// turns against copies of itself at every seat count the game allows.
+    /// Without --game, tries every game and says which ones it plays.
     Check {
         /// The bot's .wasm file.
         bot: PathBuf,
-        /// The game to play the trial turn of.
-        #[arg(long, default_value = "planet-wars")]
-        game: String,
+        /// The game to validate the bot for (default: every game).
+        #[arg(long)]
+        game: Option<String>,
         #[command(flatten)]
         limits: LimitArgs,
     },
     /// Build a bot from source: a Python file (`def act(state)`, standard
-    /// library only) into a WebAssembly component with componentize-py, or a
-    /// C file into a core module with clang and wasi-libc.
+    /// library only) or a Kaggle Kore/Halite agent into a WebAssembly
+    /// component with componentize-py, or a C file into a core module with
+    /// clang and wasi-libc.
     BuildBot {
-        /// The bot's source: bot.py or bot.c.
+        /// The bot's source: bot.py, bot.c, or a Kaggle submission (main.py,
+        /// its folder, or a .tar.gz with main.py at its root).
         source: PathBuf,
         /// Where to write the .wasm.
         #[arg(short, long)]
         out: PathBuf,
+        /// Build a Kaggle agent (its last function, called as
+        /// `agent(obs, config)`) for this game. Without it, a .py file that
+        /// defines `agent` and no `act` is a Kaggle agent, and so is a folder
+        /// or .tar.gz; the game is the one whose helpers it imports.
+        #[arg(long, value_name = "kore|halite")]
+        kaggle: Option<ludus_host::build::kaggle::KaggleGame>,
     },
     /// Play one match and write its replay.
     Play {
@@ -79,8 +90,9 @@ enum Command {
         #[command(subcommand)]
         command: ReplayCommand,
     },
-    /// Check a bot and store it under a name: identical bytes again are a
-    /// no-op, new bytes are a new version (older versions keep their results).
+    /// Validate a bot for a game, as `check --game` does, and store it under a
+    /// name: identical bytes again are a no-op, new bytes are a new version
+    /// (older versions keep their results).
     Submit {
         bot: PathBuf,
         #[arg(long)]
@@ -355,8 +367,14 @@ fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Games => games(),
-        Command::Check { bot, game, limits } => check(&bot, &game, &limits.limits()),
-        Command::BuildBot { source, out } => build_bot(&source, &out),
+        Command::Check { bot, game, limits } => {
+            check::check(&bot, game.as_deref(), &limits.limits())
+        }
+        Command::BuildBot {
+            source,
+            out,
+            kaggle,
+        } => build_bot(&source, &out, kaggle),
         Command::Play {
             game,
             seed,
@@ -395,7 +413,7 @@ fn main() {
             name,
             game,
             db,
-        } => submit(&bot, &name, &game, &db.db),
+        } => check::submit(&bot, &name, &game, &db.db),
         Command::Bots { db } => list_bots(&db.db),
         Command::Engine {
             command:
@@ -501,56 +519,14 @@ fn games() -> Result<()> {
     Ok(())
 }
 
-fn check(path: &Path, game: &str, limits: &Limits) -> Result<()> {
-    let sandbox = Sandbox::new()?;
-    let report = ludus_host::check::check(&sandbox, path, game, limits)
-        .with_context(|| format!("{} is not a bot Ludus can run", path.display()))?;
-    println!("bot      {} ({})", report.bot, path.display());
-    println!("sha256   {}", report.sha256);
-    println!("kind     {}", report.kind.describe());
-    match report.kind {
-        ludus_host::BotKind::Core => {
-            println!("imports  wasi_snapshot_preview1 only: ok");
-            println!("exports  memory, ludus_alloc, act: ok");
-        }
-        ludus_host::BotKind::Component => {
-            println!("imports  WASI preview 2 only: ok");
-            println!("exports  act: func(state: string) -> string: ok");
-        }
-    }
-    println!(
-        "turn 1   of {}: {} fuel of {} ({:.2}% of the first-turn budget)",
-        report.game,
-        report.fuel,
-        limits.first_turn_fuel,
-        100.0 * report.fuel as f64 / limits.first_turn_fuel as f64
-    );
-    if !report.log.is_empty() {
-        println!(
-            "log      {}",
-            report.log.trim_end().replace('\n', "\n         ")
-        );
-    }
-    for r in &report.refused {
-        println!(
-            "warning  the game refused part of the answer: {}: {}",
-            r.kind, r.reason
-        );
-    }
-    match (&report.fault, &report.answer) {
-        (Some(f), _) => bail!("{}: turn 1 failed: {f}", path.display()),
-        (None, Some(a)) => {
-            println!("answer   {}", clip(a, 200));
-            println!("verdict  OK: {} can play {}", report.bot, report.game);
-        }
-        (None, None) => unreachable!("an answer or a fault"),
-    }
-    Ok(())
-}
-
-fn build_bot(source: &Path, out: &Path) -> Result<()> {
+fn build_bot(
+    source: &Path,
+    out: &Path,
+    kaggle: Option<ludus_host::build::kaggle::KaggleGame>,
+) -> Result<()> {
+    use ludus_host::build::{BuildOptions, Built};
     let tools = ludus_host::build::default_tools_dir();
-    ludus_host::build::build_bot(source, out, &tools)
+    let built = ludus_host::build::build_bot(source, out, &tools, &BuildOptions { kaggle })
         .with_context(|| format!("cannot build {}", source.display()))?;
     let bytes = std::fs::read(out)?;
     println!(
@@ -559,7 +535,13 @@ fn build_bot(source: &Path, out: &Path) -> Result<()> {
         bytes.len(),
         ludus_host::sandbox::sha256_hex(&bytes)
     );
-    println!("next     ludus check {}", out.display());
+    match built {
+        Built::Kaggle(game) => {
+            println!("kind     Kaggle agent for {game} (its last callable, called as on Kaggle)");
+            println!("next     ludus check --game {game} {}", out.display());
+        }
+        Built::Python | Built::C => println!("next     ludus check {}", out.display()),
+    }
     Ok(())
 }
 

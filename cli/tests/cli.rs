@@ -18,17 +18,53 @@ fn games_lists_planet_wars_with_its_rules_version() {
 }
 
 #[test]
-fn check_passes_an_example_bot_with_a_verdict() {
+fn check_without_a_game_finds_the_one_an_example_bot_plays() {
     let dir = tempfile::tempdir().unwrap();
     let o = ludus(&["check", &bot("planet_wars_expander")], dir.path());
     let t = text(&o);
     assert!(o.status.success(), "{t}");
-    assert!(t.contains("verdict  OK"), "{t}");
     assert!(t.contains("sha256"), "{t}");
+    assert!(t.contains("planet-wars  plays it: 30 turns"), "{t}");
+    assert!(
+        t.contains("kore         no: 2 seats, turn 1, seat 0: "),
+        "{t}"
+    );
+    assert!(
+        t.contains("verdict  OK: planet_wars_expander plays planet-wars"),
+        "{t}"
+    );
 }
 
 #[test]
-fn check_fails_a_looping_bot_naming_the_fault() {
+fn check_of_a_bot_for_another_game_fails_with_its_log_and_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = ludus(
+        &["check", &bot("kore_miner"), "--game", "claim"],
+        dir.path(),
+    );
+    let t = text(&o);
+    assert!(!o.status.success(), "{t}");
+    assert!(
+        t.contains("failed   turn 1, seat 0: the game cannot read the answer (unparseable)"),
+        "{t}"
+    );
+    assert!(t.contains("(seats 1, 2, 3 likewise)"), "{t}");
+    assert!(
+        t.contains("log      ludus-sdk: could not read this turn's observation"),
+        "{t}"
+    );
+    assert!(
+        t.contains("to do    answer as docs/games/claim.md says"),
+        "{t}"
+    );
+    assert!(
+        t.contains("kore_miner.wasm does not play claim: 4 seats, turn 1"),
+        "{t}"
+    );
+}
+
+#[test]
+fn check_fails_a_looping_bot_naming_the_fault_once_for_every_game() {
     let dir = tempfile::tempdir().unwrap();
     let o = ludus(
         &[
@@ -41,7 +77,45 @@ fn check_fails_a_looping_bot_naming_the_fault() {
     );
     let t = text(&o);
     assert!(!o.status.success());
-    assert!(t.contains("turn 1 failed: out_of_fuel"), "{t}");
+    assert!(t.contains("failed   turn 1, seat 0: out_of_fuel"), "{t}");
+    assert!(t.contains("to do    do less on a turn"), "{t}");
+    // Shown in full for the first game of the registry, named for the rest.
+    let others: Vec<&str> = ludus_engine::games()[1..].iter().map(|g| g.id).collect();
+    let (last, init) = others.split_last().unwrap();
+    let also = format!(
+        "also     {} and {last} failed the same way",
+        init.join(", ")
+    );
+    assert!(t.contains(&also), "{t}");
+    assert!(
+        t.contains("loop_in_act.wasm plays none of the games"),
+        "{t}"
+    );
+}
+
+#[test]
+fn check_of_a_bot_that_plays_two_games_asks_which_with_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let wat = ludus_testkit::workspace_root().join("host/tests/hostile/illegal_moves.wat");
+    std::fs::write(dir.path().join("mover.wasm"), wat::parse_file(wat).unwrap()).unwrap();
+    let o = ludus(&["check", "mover.wasm"], dir.path());
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(
+        t.contains("verdict  mover plays planet-wars and kore: say which with --game"),
+        "{t}"
+    );
+    let o = ludus(
+        &["check", "mover.wasm", "--game", "planet-wars"],
+        dir.path(),
+    );
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(
+        t.contains("warning  the game refused 90× unknown_planet; first on turn 1, seat 0"),
+        "{t}"
+    );
+    assert!(t.contains("verdict  OK: mover plays planet-wars"), "{t}");
 }
 
 #[test]
@@ -323,7 +397,7 @@ fn build_bot_makes_python_and_c_bots_that_check_and_play() {
         ("py.wasm", "kind     component"),
         ("c.wasm", "kind     core module"),
     ] {
-        let o = ludus(&["check", file], dir.path());
+        let o = ludus(&["check", file, "--game", "planet-wars"], dir.path());
         let t = text(&o);
         assert!(o.status.success(), "{t}");
         assert!(t.contains(kind), "{t}");
@@ -365,6 +439,55 @@ fn build_bot_makes_python_and_c_bots_that_check_and_play() {
             "seat {seat} sent ships at least once"
         );
     }
+}
+
+/// `ludus build-bot` tells a Kaggle agent from a Ludus bot by what it
+/// defines, names the game it found from the helpers it imports, and the bot
+/// passes `ludus check` for that game; an agent that imports numpy is
+/// refused at build time, naming the import.
+#[test]
+fn build_bot_takes_a_kaggle_agent_as_it_is() {
+    ludus_testkit::ensure_python().unwrap_or_else(|e| panic!("{e}"));
+    let dir = tempfile::tempdir().unwrap();
+    let root = ludus_testkit::workspace_root();
+    let tools = ludus_testkit::tools_dir();
+    std::fs::copy(
+        root.join("host/tests/kaggle/kore_probe.py"),
+        dir.path().join("main.py"),
+    )
+    .unwrap();
+    let build = |args: &[&str]| {
+        ludus_cmd(args, dir.path())
+            .env("LUDUS_TOOLS_DIR", &tools)
+            .output()
+            .expect("ludus runs")
+    };
+    let o = build(&["build-bot", "main.py", "-o", "agent.wasm"]);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("kind     Kaggle agent for kore"), "{t}");
+    assert!(
+        t.contains("next     ludus check --game kore agent.wasm"),
+        "{t}"
+    );
+    let o = ludus(&["check", "--game", "kore", "agent.wasm"], dir.path());
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("verdict  OK"), "{t}");
+
+    std::fs::write(
+        dir.path().join("np.py"),
+        "from kaggle_environments.envs.halite.helpers import Board\nimport numpy as np\n\ndef agent(obs, config):\n    return {}\n",
+    )
+    .unwrap();
+    let o = build(&["build-bot", "np.py", "-o", "np.wasm"]);
+    let t = text(&o);
+    assert!(!o.status.success());
+    assert!(t.contains("np.py line 2 imports numpy"), "{t}");
+    assert!(!dir.path().join("np.wasm").exists());
+    let o = build(&["build-bot", "main.py", "--kaggle", "chess", "-o", "x.wasm"]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("kore or halite"), "{}", text(&o));
 }
 
 /// A source that is neither Python nor C is refused, naming the file.

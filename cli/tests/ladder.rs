@@ -67,6 +67,38 @@ fn start_ladder(args: &[&str], dir: &Path, n: usize) -> std::process::Child {
 }
 
 #[test]
+fn submit_refuses_a_bot_for_a_game_it_does_not_play_naming_the_game_it_plays() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = ludus(
+        &[
+            "submit",
+            &bot("kore_miner"),
+            "--name",
+            "m",
+            "--game",
+            "claim",
+        ],
+        dir.path(),
+    );
+    let t = text(&o);
+    assert!(!o.status.success(), "{t}");
+    assert!(
+        t.contains("log      ludus-sdk: could not read this turn's observation"),
+        "{t}"
+    );
+    assert!(
+        t.contains("`m` is refused: it does not play claim (4 seats, turn 1, seat 0: "),
+        "{t}"
+    );
+    assert!(
+        t.contains("; it plays kore; submit it with --game kore"),
+        "{t}"
+    );
+    let o = ludus(&["bots"], dir.path());
+    assert!(!text(&o).contains(" m "), "nothing stored: {}", text(&o));
+}
+
+#[test]
 fn a_ladder_killed_with_sigkill_resumes_without_losing_or_replaying_a_match() {
     let dir = tempfile::tempdir().unwrap();
     submit(dir.path(), "planet_wars_expander", "expander");

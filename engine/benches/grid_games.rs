@@ -1,6 +1,6 @@
-//! Engine-only speed of the four-bot grid games: turns per second with no
-//! bots, replaying a recorded stream of random legal answers (every seat's
-//! observation written each turn, as when hosting bots).
+//! Engine-only speed of the four-bot grid games and conquest: turns per
+//! second with no bots, replaying a recorded stream of random legal answers
+//! (every seat's observation written each turn, as when hosting bots).
 //!
 //! `cargo bench -p ludus-engine --bench grid_games`
 
@@ -52,7 +52,7 @@ fn replay(game: &str, seed: u64, stream: &[[String; 4]]) -> Box<dyn Game> {
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("grid engines");
     // claim seed 2: a 15×15 board; loops seed 1: 12×8 with walls.
-    for (game, seed) in [("claim", 2), ("loops", 1), ("shields", 7)] {
+    for (game, seed) in [("claim", 2), ("loops", 1), ("shields", 7), ("conquest", 1)] {
         let stream = record(game, seed);
         let setup = new_game(game, &Value::Null, seed, 4).unwrap().setup();
         eprintln!("{game}: {} turns recorded, setup {setup}", stream.len());

@@ -7,6 +7,7 @@
 //! [`pyrng`] ports Python's `random` and numpy's `RandomState` bit for bit.
 
 pub mod claim;
+pub mod conquest;
 pub mod fences;
 pub mod grid;
 pub mod halite;
@@ -94,6 +95,15 @@ pub trait Game: Send {
     /// A compact per-seat score of the current state (e.g. ships held), for
     /// progress displays and replays.
     fn scores(&self) -> Vec<f64>;
+
+    /// For games whose observations hide part of the state (fog of war):
+    /// writes the whole state as JSON text into `out` (cleared first) and
+    /// returns `true`; the replay viewer draws the whole board from it. The
+    /// default, for games where every seat sees everything, writes nothing
+    /// and returns `false`.
+    fn spectator(&self, _out: &mut String) -> bool {
+        false
+    }
 
     /// Writes what `seat` sees as JSON text into `out` (cleared first), in
     /// the shape of the game's reference implementation where it has one

@@ -22,6 +22,15 @@ pub struct GameInfo {
     /// What the game's score counts, as the leaderboard heads it: `ships`,
     /// `kore`, `halite`, `cells`, `points`.
     pub score_unit: &'static str,
+    /// The [`Rejection`](crate::Rejection) kinds with which the game refuses
+    /// a seat's answer as a whole, because it cannot read it as this game's
+    /// answer at all: `unparseable` for most games; Kore's `not_json`,
+    /// `not_an_object` and `agent_error`; Halite's `unparseable` and
+    /// `invalid_action` (for the Kaggle games, a value outside the action
+    /// language puts the seat out, as upstream does). Any other kind refuses
+    /// one move inside a readable answer. A validation match (`ludus check`,
+    /// `ludus submit`) fails a bot on these kinds and warns on the others.
+    pub unreadable: &'static [&'static str],
     pub summary: &'static str,
     /// Builds a game from its JSON config, a seed within `0..=max_seed` and
     /// a seat count the game allows; [`new_game`] checks both first.
@@ -37,6 +46,12 @@ impl GameInfo {
     /// Whether the game is played with `players` seats.
     pub fn allows(&self, players: usize) -> bool {
         self.seats.contains(&players)
+    }
+
+    /// Whether a rejection of `kind` refuses an answer as a whole, because
+    /// the game cannot read it (see [`GameInfo::unreadable`]).
+    pub fn is_unreadable(&self, kind: &str) -> bool {
+        self.unreadable.contains(&kind)
     }
 
     /// The seat counts as people write them: `2, 3, 4` or `4`.
@@ -80,6 +95,7 @@ pub fn games() -> &'static [GameInfo] {
         crate::claim::INFO,
         crate::loops::INFO,
         crate::shields::INFO,
+        crate::conquest::INFO,
         crate::fences::INFO,
     ]
 }

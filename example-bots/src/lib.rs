@@ -12,6 +12,7 @@
 //! which writes `target/wasm32-wasip1/release/examples/<game>_<bot>.wasm`.
 
 pub mod claim;
+pub mod conquest;
 pub mod fences;
 pub mod halite;
 pub mod kore;

@@ -4,48 +4,13 @@
 
 mod common;
 
-use common::{play_native, player, Player};
-use ludus_engine::new_game;
+use common::{play_native, player, sdk_reads_exactly, wins};
 use ludus_example_bots::{claim, loops, shields};
 use ludus_sdk::Bot;
-use serde::de::DeserializeOwned;
-use serde::Serialize;
 use serde_json::Value;
 
-/// One `Strong` against three `Weak`, over `seeds`, the strong bot's seat
-/// going round the table. Returns (outright wins, matches).
-fn wins<Strong: Bot, Weak: Bot>(game: &str, seeds: std::ops::Range<u64>) -> (usize, usize) {
-    let mut won = 0;
-    let mut played = 0;
-    let mut lost = Vec::new();
-    for seed in seeds {
-        let seat = (seed % 4) as usize;
-        let bots = (0..4)
-            .map(|s| {
-                if s == seat {
-                    player::<Strong>()
-                } else {
-                    player::<Weak>()
-                }
-            })
-            .collect();
-        let o = play_native(game, &Value::Null, seed, bots);
-        played += 1;
-        let firsts = o.placements.iter().filter(|&&p| p == 1).count();
-        if o.placements[seat] == 1 && firsts == 1 {
-            won += 1;
-        } else {
-            lost.push((seed, seat, o.reason, o.scores));
-        }
-    }
-    if !lost.is_empty() {
-        eprintln!("{game}: not won (seed, seat, reason, scores): {lost:?}");
-    }
-    (won, played)
-}
-
 fn assert_strategy_wins_most<Strong: Bot, Weak: Bot>(game: &str) {
-    let (won, played) = wins::<Strong, Weak>(game, 0..12);
+    let (won, played) = wins::<Strong, Weak>(game, &Value::Null, 0..12);
     eprintln!("{game}: the strategy won {won} of {played} matches against three samples");
     assert!(
         won * 10 >= played * 8,
@@ -68,53 +33,27 @@ fn shields_strategy_beats_three_samples_in_most_matches() {
     assert_strategy_wins_most::<shields::Strategy, shields::Sample>("shields");
 }
 
-/// Every observation of a few matches parses into the SDK type and writes
-/// back to the very same JSON: no field missing, renamed or extra.
-fn sdk_reads_exactly<Obs, Strong, Weak>(game: &str)
-where
-    Obs: DeserializeOwned + Serialize,
-    Strong: Bot<Observation = Obs>,
-    Weak: Bot<Observation = Obs>,
-{
-    for seed in 0..3u64 {
-        let mut g = new_game(game, &Value::Null, seed, 4).unwrap();
-        let mut bots: Vec<Player> = vec![
-            player::<Strong>(),
-            player::<Weak>(),
-            player::<Strong>(),
-            player::<Weak>(),
-        ];
-        let mut text = String::new();
-        while g.outcome().is_none() && g.turn() < 60 {
-            let mut answers = Vec::new();
-            for (seat, bot) in bots.iter_mut().enumerate() {
-                g.observation(seat, &mut text);
-                let typed: Obs = serde_json::from_str(&text)
-                    .unwrap_or_else(|e| panic!("{game} seat {seat}: {e}\n{text}"));
-                let engine: Value = serde_json::from_str(&text).unwrap();
-                assert_eq!(serde_json::to_value(&typed).unwrap(), engine, "{game}");
-                answers.push(bot(&text));
-            }
-            let refs: Vec<Option<&str>> = answers.iter().map(|a| Some(a.as_str())).collect();
-            assert!(g.step(&refs).is_empty());
-        }
-    }
-}
-
 #[test]
 fn sdk_types_read_every_claim_observation_exactly() {
-    sdk_reads_exactly::<ludus_sdk::claim::Observation, claim::Strategy, claim::Sample>("claim");
+    sdk_reads_exactly::<ludus_sdk::claim::Observation, claim::Strategy, claim::Sample>(
+        "claim",
+        &Value::Null,
+    );
 }
 
 #[test]
 fn sdk_types_read_every_loops_observation_exactly() {
-    sdk_reads_exactly::<ludus_sdk::loops::Observation, loops::Strategy, loops::Sample>("loops");
+    sdk_reads_exactly::<ludus_sdk::loops::Observation, loops::Strategy, loops::Sample>(
+        "loops",
+        &Value::Null,
+    );
 }
 
 #[test]
 fn sdk_types_read_every_shields_observation_exactly() {
     sdk_reads_exactly::<ludus_sdk::shields::Observation, shields::Strategy, shields::Sample>(
         "shields",
+        &Value::Null,
     );
 }
 

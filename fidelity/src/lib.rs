@@ -10,10 +10,14 @@
 //! `{"step": k, "observation": ..., "rewards": [...], "statuses": [...]}`.
 
 pub mod json;
+pub mod kaggle;
 pub mod upstream;
 
 pub use json::{first_difference, Difference, Json};
-pub use upstream::{python, upstream_boards, upstream_episode, StepLine};
+pub use upstream::{
+    kaggle_environments_dir, python, upstream_boards, upstream_episode, upstream_kaggle_episode,
+    StepLine,
+};
 
 use anyhow::{bail, Context, Result};
 use ludus_engine::Game;

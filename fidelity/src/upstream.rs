@@ -24,6 +24,9 @@ pub struct StepLine {
     pub answers: Vec<Option<String>>,
     /// `{"step", "observation", "rewards", "statuses"}`.
     pub state: Json,
+    /// Per seat, what the agent printed this step (Kaggle agents only;
+    /// empty otherwise).
+    pub logs: Vec<String>,
 }
 
 fn workspace_root() -> PathBuf {
@@ -153,13 +156,67 @@ pub fn upstream_episode(
     if let Some(n) = steps {
         args.extend(["--steps".to_string(), n.to_string()]);
     }
-    upstream(&args)?
+    step_lines(upstream(&args)?)
+}
+
+/// Plays Kaggle submissions upstream, each `main.py` in `agents` through
+/// kaggle-environments' own `Agent` (one per seat), and returns every line:
+/// `answers` are the actions as the agents returned them, as JSON text.
+pub fn upstream_kaggle_episode(
+    env: &str,
+    seed: u64,
+    agents: &[PathBuf],
+    steps: Option<u32>,
+) -> Result<Vec<StepLine>> {
+    let paths: Vec<String> = agents.iter().map(|p| p.display().to_string()).collect();
+    if let Some(p) = paths.iter().find(|p| p.contains(',')) {
+        bail!("an agent path with a comma cannot be passed to upstream.py: {p}");
+    }
+    let mut args = vec![
+        "kaggle".to_string(),
+        "--env".into(),
+        env.into(),
+        "--seed".into(),
+        seed.to_string(),
+        "--agents".into(),
+        paths.join(","),
+    ];
+    if let Some(n) = steps {
+        args.extend(["--steps".to_string(), n.to_string()]);
+    }
+    step_lines(upstream(&args)?)
+}
+
+/// The folder of the installed `kaggle_environments` package (where its
+/// Kore starter bot lives), found without importing it.
+pub fn kaggle_environments_dir() -> Result<PathBuf> {
+    let out = Command::new(python()?)
+        .args([
+            "-c",
+            "import importlib.util; \
+             print(importlib.util.find_spec('kaggle_environments').submodule_search_locations[0])",
+        ])
+        .output()
+        .context("asking the venv where kaggle_environments is")?;
+    if !out.status.success() {
+        bail!(
+            "cannot find kaggle_environments in the venv: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    Ok(PathBuf::from(String::from_utf8(out.stdout)?.trim()))
+}
+
+/// Splits upstream's lines into answers, logs and state.
+fn step_lines(lines: Vec<Json>) -> Result<Vec<StepLine>> {
+    lines
         .into_iter()
         .map(|line| {
             let Json::Object(members) = line else {
                 bail!("upstream line is not an object")
             };
             let mut answers = Vec::new();
+            let mut logs = Vec::new();
             let mut state = Vec::new();
             for (k, v) in members {
                 if k == "actions" {
@@ -184,6 +241,17 @@ pub fn upstream_episode(
                             other => Some(other.to_text()),
                         })
                         .collect();
+                } else if k == "logs" {
+                    let Json::Array(items) = v else {
+                        bail!("`logs` is not a list")
+                    };
+                    logs = items
+                        .into_iter()
+                        .map(|l| match l {
+                            Json::Str(s) => Ok(s),
+                            other => bail!("a log is not a string: {}", other.to_text()),
+                        })
+                        .collect::<Result<_>>()?;
                 } else {
                     state.push((k, v));
                 }
@@ -191,6 +259,7 @@ pub fn upstream_episode(
             Ok(StepLine {
                 answers,
                 state: Json::Object(state),
+                logs,
             })
         })
         .collect()

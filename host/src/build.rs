@@ -1,15 +1,29 @@
 //! Building bots from source (`ludus build-bot`): a Python file into a
-//! component of the `ludus:bot` world with `componentize-py`, or a C file
-//! into a core module with clang and wasi-libc.
+//! component of the `ludus:bot` world with `componentize-py`, a Kaggle
+//! agent (Kore or Halite, as submitted to Kaggle) likewise with
+//! kaggle-environments' helpers (`kaggle`), or a C file into a core module
+//! with clang and wasi-libc.
 //!
 //! Python builds take about 20 s and are not bit-reproducible (the
 //! interpreter snapshot differs from build to build), so they are cached by
 //! the sha256 of everything that goes in: the same source gives the same
 //! `.wasm`, hence the same bot identity, on this machine.
+//!
+//! Before anything is built, Python's own parser reads the source
+//! (`host/python/ludus_build.py`, see [`scan`]): an import a bot cannot
+//! have (numpy, anything with native code) is refused naming the file and
+//! line, and a file that defines `agent` and no `act` is told apart as a
+//! Kaggle agent.
 
+pub mod kaggle;
+pub mod scan;
+pub mod submission;
+
+use kaggle::KaggleGame;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use submission::Submission;
 
 /// The pinned `componentize-py`, installed from PyPI on first use.
 pub const COMPONENTIZE_PY_VERSION: &str = "0.25.1";
@@ -19,6 +33,18 @@ pub const WIT: &str = include_str!("../wit/ludus-bot.wit");
 
 /// The wrapper module: `act(state: string) -> string` around the author's `act(state)`.
 pub const PYTHON_WRAPPER: &str = include_str!("../python/ludus_bot_main.py");
+
+/// How every wrapper runs a turn (`ludus_turn.py`): reseeding `random`
+/// first, the traceback of an exception to the log.
+pub const PYTHON_TURN: &str = include_str!("../python/ludus_turn.py");
+
+/// The build-time helper: the import scan, the helpers' extraction.
+pub const BUILD_SCRIPT: &str = include_str!("../python/ludus_build.py");
+
+/// What componentize-py's output carries when the bot's own build-time
+/// imports fail (see `ludus_kaggle_main.py`): the rest of that line is the
+/// message for the user.
+const BUILD_ERROR_MARKER: &str = "ludus-build-error: ";
 
 #[derive(Debug, thiserror::Error)]
 pub enum BuildError {
@@ -31,8 +57,55 @@ pub enum BuildError {
     Io(#[from] std::io::Error),
     #[error("{0}")]
     Tool(String),
-    #[error("`{path}` is neither a Python (.py) nor a C (.c) file")]
+    #[error("`{path}` is neither a Python (.py) nor a C (.c) file, nor a Kaggle submission (a folder or .tar.gz with main.py)")]
     UnknownLanguage { path: PathBuf },
+    /// The source is not a bot as it stands; the message says why and what to do.
+    #[error("{path}: {message}")]
+    Invalid { path: PathBuf, message: String },
+    #[error("{file} line {line}: SyntaxError: {message}")]
+    Syntax {
+        file: String,
+        line: u32,
+        message: String,
+    },
+    /// An import the bot cannot have.
+    #[error("{file} line {line} imports {module}: {reason}")]
+    Import {
+        file: String,
+        line: u32,
+        module: String,
+        reason: String,
+    },
+    /// The bot's build-time imports failed inside componentize-py.
+    #[error("{0}")]
+    Refused(String),
+}
+
+impl BuildError {
+    fn invalid(path: &Path, message: impl Into<String>) -> Self {
+        BuildError::Invalid {
+            path: path.to_path_buf(),
+            message: message.into(),
+        }
+    }
+}
+
+/// How to build: `kaggle` says the source is a Kaggle agent for that game
+/// (else a `.py` file that defines `agent` and no `act` is taken for one,
+/// and a folder or `.tar.gz` always is).
+#[derive(Debug, Clone, Default)]
+pub struct BuildOptions {
+    pub kaggle: Option<KaggleGame>,
+}
+
+/// What was built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Built {
+    /// A `def act(state)` Python bot.
+    Python,
+    /// A Kaggle agent for that game.
+    Kaggle(KaggleGame),
+    C,
 }
 
 /// `$LUDUS_TOOLS_DIR`, else `$XDG_CACHE_HOME/ludus/tools`, else `~/.cache/ludus/tools`.
@@ -48,19 +121,58 @@ pub fn default_tools_dir() -> PathBuf {
         .join("tools")
 }
 
-/// Builds the bot at `source` (by its extension) into `out`.
-pub fn build_bot(source: &Path, out: &Path, tools_dir: &Path) -> Result<(), BuildError> {
-    match source.extension().and_then(|e| e.to_str()) {
+/// Builds the bot at `source` into `out`: a `.c` file, a `.py` file (a
+/// Ludus bot or a Kaggle agent), or a Kaggle submission's folder or
+/// `.tar.gz`.
+pub fn build_bot(
+    source: &Path,
+    out: &Path,
+    tools_dir: &Path,
+    options: &BuildOptions,
+) -> Result<Built, BuildError> {
+    let extension = source.extension().and_then(|e| e.to_str());
+    if source.is_dir() || submission::is_archive(source) {
+        return build_kaggle_to(&Submission::read(source)?, options.kaggle, out, tools_dir);
+    }
+    match extension {
         Some("py") => {
+            let interpreter = componentize_py(tools_dir)?;
+            let submission = Submission::read(source)?;
+            if options.kaggle.is_some() {
+                return build_kaggle_to(&submission, options.kaggle, out, tools_dir);
+            }
+            let scan = kaggle::scan_submission(&interpreter, &submission, tools_dir)?;
+            let main = &scan.files["main.py"];
+            if main.syntax_error.is_none() && main.defines("agent") && !main.defines("act") {
+                return build_kaggle_to(&submission, None, out, tools_dir);
+            }
             let wasm = build_python(source, tools_dir)?;
             std::fs::copy(wasm, out)?;
-            Ok(())
+            Ok(Built::Python)
         }
-        Some("c") => build_c(source, out),
+        Some("c") if options.kaggle.is_none() => {
+            build_c(source, out)?;
+            Ok(Built::C)
+        }
+        Some("c") => Err(BuildError::invalid(
+            source,
+            "--kaggle takes a Kaggle submission: main.py, its folder or a .tar.gz",
+        )),
         _ => Err(BuildError::UnknownLanguage {
             path: source.to_path_buf(),
         }),
     }
+}
+
+fn build_kaggle_to(
+    submission: &Submission,
+    game: Option<KaggleGame>,
+    out: &Path,
+    tools_dir: &Path,
+) -> Result<Built, BuildError> {
+    let (wasm, game) = kaggle::build_kaggle(submission, game, tools_dir)?;
+    std::fs::copy(wasm, out)?;
+    Ok(Built::Kaggle(game))
 }
 
 fn run(cmd: &mut Command, what: &str) -> Result<(), BuildError> {
@@ -120,6 +232,67 @@ pub fn componentize_py(tools_dir: &Path) -> Result<PathBuf, BuildError> {
     Ok(interpreter)
 }
 
+/// The sha256 (first 16 bytes, hex) of `parts`, each length-prefixed.
+fn cache_key(parts: &[&[u8]]) -> String {
+    let mut h = Sha256::new();
+    for part in parts {
+        h.update((part.len() as u64).to_le_bytes());
+        h.update(part);
+    }
+    hex::encode(&h.finalize()[..16])
+}
+
+/// Writes the build-time helper script into `dir` and returns its path.
+fn write_build_script(dir: &Path) -> std::io::Result<PathBuf> {
+    let path = dir.join("ludus_build.py");
+    std::fs::write(&path, BUILD_SCRIPT)?;
+    Ok(path)
+}
+
+/// Runs componentize-py in `work` on the module `module` found under
+/// `python_path`, writing the component to `out` (via `work`). A failure of
+/// the bot's own build-time imports comes back as their one-line message.
+fn componentize(
+    interpreter: &Path,
+    work: &Path,
+    python_path: &Path,
+    module: &str,
+    out: &Path,
+) -> Result<(), BuildError> {
+    std::fs::create_dir_all(work.join("wit"))?;
+    std::fs::write(work.join("wit").join("ludus-bot.wit"), WIT)?;
+    let wasm = work.join("bot.wasm");
+    let result = run(
+        Command::new(interpreter)
+            .current_dir(work)
+            .args([
+                "-c",
+                "import sys; from componentize_py import script; \
+                 sys.argv[0] = 'componentize-py'; sys.exit(script())",
+            ])
+            .args(["-q", "-d", "wit", "-w", "bot", "componentize", "-p"])
+            .arg(python_path)
+            .arg(module)
+            .arg("-o")
+            .arg(&wasm),
+        "componentize-py",
+    );
+    if let Err(BuildError::Tool(output)) = &result {
+        if let Some(message) = output
+            .lines()
+            .find_map(|l| l.split_once(BUILD_ERROR_MARKER).map(|(_, m)| m))
+        {
+            return Err(BuildError::Refused(message.trim().to_string()));
+        }
+    }
+    result?;
+    if let Some(dir) = out.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::rename(&wasm, out)?;
+    Ok(())
+}
+
 /// Builds a Python bot into a component and returns the path of the cached
 /// `.wasm` (under `tools_dir/python-bots`, named by the sha256 of the inputs).
 pub fn build_python(source: &Path, tools_dir: &Path) -> Result<PathBuf, BuildError> {
@@ -127,51 +300,61 @@ pub fn build_python(source: &Path, tools_dir: &Path) -> Result<PathBuf, BuildErr
         path: source.to_path_buf(),
         source: e,
     })?;
-    let key = {
-        let mut h = Sha256::new();
-        for part in [
-            COMPONENTIZE_PY_VERSION.as_bytes(),
-            WIT.as_bytes(),
-            PYTHON_WRAPPER.as_bytes(),
-            &code,
-        ] {
-            h.update((part.len() as u64).to_le_bytes());
-            h.update(part);
-        }
-        hex::encode(&h.finalize()[..16])
-    };
-    let cache = tools_dir.join("python-bots");
-    let out = cache.join(format!("{key}.wasm"));
+    let key = cache_key(&[
+        COMPONENTIZE_PY_VERSION.as_bytes(),
+        WIT.as_bytes(),
+        PYTHON_WRAPPER.as_bytes(),
+        PYTHON_TURN.as_bytes(),
+        &code,
+    ]);
+    let out = tools_dir.join("python-bots").join(format!("{key}.wasm"));
     if out.exists() {
         return Ok(out);
     }
     let interpreter = componentize_py(tools_dir)?;
     let work = tempdir(tools_dir)?;
     let result = (|| {
-        std::fs::create_dir_all(work.join("wit"))?;
-        std::fs::write(work.join("wit").join("ludus-bot.wit"), WIT)?;
-        std::fs::write(work.join("ludus_bot_main.py"), PYTHON_WRAPPER)?;
-        std::fs::write(work.join("ludus_user_bot.py"), &code)?;
-        let wasm = work.join("bot.wasm");
-        run(
-            Command::new(&interpreter)
-                .current_dir(&work)
-                .args([
-                    "-c",
-                    "import sys; from componentize_py import script; \
-                     sys.argv[0] = 'componentize-py'; sys.exit(script())",
-                ])
-                .args(["-q", "-d", "wit", "-w", "bot", "componentize"])
-                .args(["-p", ".", "ludus_bot_main", "-o"])
-                .arg(&wasm),
-            "componentize-py",
-        )?;
-        std::fs::create_dir_all(&cache)?;
-        std::fs::rename(&wasm, &out)?;
-        Ok(())
+        let src = work.join("src");
+        std::fs::create_dir_all(&src)?;
+        std::fs::write(src.join("ludus_user_bot.py"), &code)?;
+        check_python_bot(&interpreter, &work, &src, source)?;
+        std::fs::write(src.join("ludus_bot_main.py"), PYTHON_WRAPPER)?;
+        std::fs::write(src.join("ludus_turn.py"), PYTHON_TURN)?;
+        componentize(&interpreter, &work, &src, "ludus_bot_main", &out)
     })();
     let _ = std::fs::remove_dir_all(&work);
     result.map(|()| out)
+}
+
+/// The checks of a `def act(state)` bot before it is built: it parses, it
+/// defines `act`, and it imports nothing a bot cannot have.
+fn check_python_bot(
+    interpreter: &Path,
+    work: &Path,
+    src: &Path,
+    source: &Path,
+) -> Result<(), BuildError> {
+    let scan = scan::scan(interpreter, &write_build_script(work)?, src)?;
+    let file = source.file_name().map_or_else(
+        || source.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let bot = &scan.files["ludus_user_bot.py"];
+    if let Some(e) = &bot.syntax_error {
+        return Err(BuildError::Syntax {
+            file,
+            line: e.line,
+            message: e.message.clone(),
+        });
+    }
+    if !bot.defines("act") {
+        return Err(BuildError::invalid(
+            source,
+            "defines no `act`: a Python bot is `def act(state)` (a Kaggle agent `def agent(obs, config)`, built with --kaggle kore or --kaggle halite)",
+        ));
+    }
+    scan::preimports([(&file, bot)], scan::Carries::Nothing)?;
+    Ok(())
 }
 
 fn tempdir(parent: &Path) -> std::io::Result<PathBuf> {

@@ -1,91 +1,389 @@
-//! `ludus check`: is this `.wasm` a bot Ludus can run? Imports, exports,
-//! compilation, then one real turn within the limits.
+//! The validation match: whether a bot plays a game, before it is accepted.
+//!
+//! `ludus check`, `ludus submit` (and a server's upload) load the bot, then
+//! play the first [`VALIDATION_TURNS`] turns of a match of the game against
+//! copies of itself, on [`VALIDATION_SEED`], at every seat count the game
+//! allows, under the limits every match has. The bot passes when no seat
+//! faulted and the game could read every answer as its own; a move refused
+//! inside a readable answer is a warning. Which refusals mean "unreadable" is
+//! the game's to say ([`GameInfo::unreadable`]), so every registered game is
+//! covered as it is.
+//!
+//! The match is the start of a real one (the game's default config, not a
+//! shortened game): the bot sees exactly what it will see in a ladder, and
+//! its usual answers come up: every example bot has given each of its usual
+//! answers by turn 16 (a Kore launch on turn 11, a Shields `SHIELD` on turn
+//! 16), so thirty turns leave a margin, and a Rust bot's whole validation
+//! stays in the tens of milliseconds.
 
-use crate::fault::Fault;
-use crate::limits::Limits;
-use crate::replay::Refusal;
-use crate::sandbox::{LoadError, Sandbox};
-use crate::seat::{HostError, SeatRunner};
-use crate::wasi::BotIo;
-use std::path::Path;
+use crate::fault::{Fault, FaultKind};
+use crate::limits::{Limits, FUEL_PER_SECOND};
+use crate::play::{play_until, MatchSpec, PlayError, Progress};
+use crate::replay::{Refusal, SeatTurn, TurnRecord};
+use crate::sandbox::{BotKind, BotModule};
+use ludus_engine::{EngineError, GameInfo, Seat};
+use std::ops::ControlFlow;
+use std::sync::Arc;
 
-/// The verdict on one bot.
+/// Turns of each validation match.
+pub const VALIDATION_TURNS: u32 = 30;
+
+/// The seed of every validation match: the same bot gets the same verdict.
+pub const VALIDATION_SEED: u64 = 0;
+
+/// Why a validation could not be played: an unknown game, or a host
+/// problem. The bot's own failings are in the report, not here.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    #[error(transparent)]
+    Play(#[from] PlayError),
+}
+
+/// A bot, and the validation matches it played.
 #[derive(Debug, Clone)]
 pub struct CheckReport {
     pub bot: String,
     pub sha256: String,
-    /// What kind of bot it is.
-    pub kind: crate::sandbox::BotKind,
-    pub game: String,
-    /// Fuel the first turn took (instantiation included).
-    pub fuel: u64,
-    pub answer: Option<String>,
-    pub fault: Option<Fault>,
-    /// Parts of the first answer the game refused (a warning, not a failure).
-    pub refused: Vec<Refusal>,
-    pub log: String,
+    pub kind: BotKind,
+    /// One per game tried, in the registry's order.
+    pub games: Vec<Validation>,
 }
 
 impl CheckReport {
-    /// The bot passes when its first turn gave an answer without a fault.
-    pub fn passed(&self) -> bool {
-        self.fault.is_none()
+    /// The games the bot passed.
+    pub fn plays(&self) -> Vec<&'static str> {
+        self.games
+            .iter()
+            .filter(|v| v.passed())
+            .map(|v| v.game)
+            .collect()
+    }
+
+    /// The validation of `game`, if it was tried.
+    pub fn game(&self, game: &str) -> Option<&Validation> {
+        self.games.iter().find(|v| v.game == game)
     }
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum CheckError {
-    #[error(transparent)]
-    Load(#[from] LoadError),
-    #[error(transparent)]
-    Engine(#[from] ludus_engine::EngineError),
-    #[error(transparent)]
-    Host(#[from] HostError),
+/// One bot's validation for one game.
+#[derive(Debug, Clone)]
+pub struct Validation {
+    pub game: &'static str,
+    /// One match per seat count, fewest seats first. The first that fails is
+    /// the last one played.
+    pub matches: Vec<MatchCheck>,
 }
 
-/// Loads the bot at `path` and plays its first turn of `game` in seat 0.
+impl Validation {
+    /// No seat faulted and the game read every answer, at every seat count.
+    pub fn passed(&self) -> bool {
+        self.matches.iter().all(MatchCheck::passed)
+    }
+
+    /// The match that failed, if one did.
+    pub fn failed(&self) -> Option<&MatchCheck> {
+        self.matches.iter().find(|m| !m.passed())
+    }
+
+    /// Why the bot failed, in one line (`4 seats, turn 1, seat 0: ...`);
+    /// `None` when it passed.
+    pub fn why_failed(&self) -> Option<String> {
+        self.failed().and_then(MatchCheck::why_failed)
+    }
+
+    /// Moves refused inside readable answers, over every match.
+    pub fn warnings(&self) -> usize {
+        self.matches
+            .iter()
+            .flat_map(|m| &m.warnings)
+            .map(|w| w.count)
+            .sum()
+    }
+}
+
+/// One validation match: the bot in every seat.
+#[derive(Debug, Clone)]
+pub struct MatchCheck {
+    pub seats: usize,
+    /// Turns resolved: [`VALIDATION_TURNS`], fewer if the game ended first or
+    /// the match stopped at a failure (then the failing turn is not counted).
+    pub turns: u32,
+    /// The most fuel a seat burnt on its first turn (instantiation included).
+    pub first_turn_fuel: u64,
+    /// The most fuel a seat burnt on any later turn.
+    pub turn_fuel: u64,
+    /// What failed on the turn the match stopped at, seat by seat; empty when
+    /// the match passed. A fault stops the match at once, before the next
+    /// seat is asked.
+    pub failures: Vec<Failure>,
+    /// Moves the game refused inside readable answers, by kind, in the order
+    /// first seen.
+    pub warnings: Vec<Warning>,
+    /// Why the wall-clock backstop stopped the match: a host problem, never
+    /// the bot's, but the bot is not accepted on an unfinished validation.
+    pub aborted: Option<String>,
+}
+
+impl MatchCheck {
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty() && self.aborted.is_none()
+    }
+
+    /// Why the match failed, in one line; `None` when it passed.
+    pub fn why_failed(&self) -> Option<String> {
+        let seats = self.seats;
+        match (self.failures.first(), &self.aborted) {
+            (Some(f), _) => Some(format!(
+                "{seats} seats, turn {}, seat {}: {}",
+                f.turn, f.seat, f.problem
+            )),
+            (None, Some(why)) => Some(format!("{seats} seats: {why}")),
+            (None, None) => None,
+        }
+    }
+}
+
+/// What went wrong for one seat on one turn.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    pub turn: u32,
+    pub seat: Seat,
+    pub problem: Problem,
+    /// The bot's answer (none after a fault).
+    pub answer: Option<String>,
+    /// What the bot wrote to its log on that turn.
+    pub log: String,
+}
+
+/// Why a seat failed.
+#[derive(Debug, Clone)]
+pub enum Problem {
+    /// The bot faulted: it ran out of fuel, trapped, broke the ABI...
+    Fault(Fault),
+    /// The game could not read the answer as its own (one of the kinds of
+    /// [`GameInfo::unreadable`]).
+    Unreadable(Refusal),
+}
+
+impl Problem {
+    /// What the bot's author can do about it.
+    pub fn what_to_do(&self, game: &str, turn: u32, limits: &Limits) -> String {
+        let Problem::Fault(fault) = self else {
+            return format!(
+                "answer as docs/games/{game}.md says a {game} answer looks. If the log says \
+                 the bot could not read its observation, it was written for another game: \
+                 `ludus check` without --game names the games it plays"
+            );
+        };
+        match fault.kind {
+            FaultKind::OutOfFuel => {
+                let budget = limits.turn_budget(turn.saturating_sub(1));
+                format!(
+                    "do less on a turn: turn {turn} may burn {budget} fuel (about {} ms of Rust \
+                     code); look for an endless loop or a long sleep",
+                    budget * 1000 / FUEL_PER_SECOND
+                )
+            }
+            FaultKind::MemoryCap => format!(
+                "keep the bot under {} MiB of memory: hold less, or free what it no longer needs",
+                limits.memory_bytes >> 20
+            ),
+            FaultKind::StackOverflow => format!(
+                "recurse less deeply (the wasm stack is {} KiB), or turn the recursion into a loop",
+                limits.wasm_stack_bytes >> 10
+            ),
+            FaultKind::Trap => "fix the crash the log shows: a Rust panic, a Python exception \
+                                and an out-of-bounds access all end in a trap"
+                .into(),
+            FaultKind::Exit => "return an answer from `act` instead of exiting".into(),
+            FaultKind::AnswerTooLarge => {
+                format!("answer in fewer than {} bytes", limits.answer_bytes)
+            }
+            FaultKind::BadAllocPointer | FaultKind::BadAnswerPointer | FaultKind::BadUtf8 => {
+                "follow the bot ABI in docs/bot-abi.md (the Rust SDK and `ludus build-bot` do \
+                 this part for you)"
+                    .into()
+            }
+            FaultKind::Instantiate => format!(
+                "make the module start within the limits ({} MiB of memory, {} fuel for the \
+                 first turn)",
+                limits.memory_bytes >> 20,
+                limits.first_turn_fuel
+            ),
+        }
+    }
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Problem::Fault(fault) => write!(f, "{fault}"),
+            Problem::Unreadable(r) => {
+                write!(
+                    f,
+                    "the game cannot read the answer ({}): {}",
+                    r.kind, r.reason
+                )
+            }
+        }
+    }
+}
+
+/// The refusals of one kind inside readable answers.
+#[derive(Debug, Clone)]
+pub struct Warning {
+    pub kind: String,
+    pub count: usize,
+    /// The first one: its turn, seat and reason.
+    pub turn: u32,
+    pub seat: Seat,
+    pub reason: String,
+}
+
+/// Validates a loaded bot for `game`, or for every game when `None`,
+/// calling `on_game` as each game's validation ends (for progress displays).
 pub fn check(
-    sandbox: &Sandbox,
-    path: &Path,
-    game: &str,
+    bot: &Arc<BotModule>,
+    game: Option<&str>,
     limits: &Limits,
+    mut on_game: impl FnMut(&Validation),
 ) -> Result<CheckReport, CheckError> {
-    let bot = sandbox.load_file(path)?;
-    let info = ludus_engine::registry::info(game)?;
-    let mut g = ludus_engine::new_game(game, &serde_json::Value::Null, 0, info.fewest_seats())?;
-    let io = BotIo::new(
-        ludus_engine::rng::stream(0, "bot-random/seat-0"),
-        limits.random_bytes_per_call,
-        limits.log_bytes,
-    );
-    let mut runner = SeatRunner::new(bot.clone(), limits, io);
-    let mut observation = String::new();
-    g.observation(0, &mut observation);
-    let result = runner.act(&observation, 1)?;
-    let (answer, fault) = match result.answer {
-        Ok(a) => (Some(a), None),
-        Err(f) => (None, Some(f)),
+    let infos = match game {
+        Some(id) => vec![ludus_engine::registry::info(id)?],
+        None => ludus_engine::games().iter().collect(),
     };
-    let mut answers: Vec<Option<&str>> = vec![None; info.fewest_seats()];
-    answers[0] = answer.as_deref();
-    let refused = g
-        .step(&answers)
-        .into_iter()
-        .filter(|r| r.seat == 0)
-        .map(|r| Refusal {
-            kind: r.kind,
-            reason: r.reason,
-        })
-        .collect();
+    let mut games = Vec::with_capacity(infos.len());
+    for info in infos {
+        let v = validate(bot, info, limits)?;
+        on_game(&v);
+        games.push(v);
+    }
     Ok(CheckReport {
         bot: bot.name.clone(),
         sha256: bot.sha256.clone(),
         kind: bot.kind(),
-        game: game.to_string(),
-        fuel: result.fuel,
-        answer,
-        fault,
-        refused,
-        log: String::from_utf8_lossy(&result.log).into_owned(),
+        games,
     })
+}
+
+/// The validation of `bot` for one game: a match at each seat count, fewest
+/// first, until one fails.
+pub fn validate(
+    bot: &Arc<BotModule>,
+    game: &'static GameInfo,
+    limits: &Limits,
+) -> Result<Validation, CheckError> {
+    let mut matches = Vec::new();
+    for &seats in game.seats {
+        let m = validation_match(bot, game, seats, limits)?;
+        let failed = !m.passed();
+        matches.push(m);
+        if failed {
+            break;
+        }
+    }
+    Ok(Validation {
+        game: game.id,
+        matches,
+    })
+}
+
+/// One validation match, stopped at the first failing seat or turn.
+fn validation_match(
+    bot: &Arc<BotModule>,
+    game: &'static GameInfo,
+    seats: usize,
+    limits: &Limits,
+) -> Result<MatchCheck, CheckError> {
+    let spec = MatchSpec {
+        game: game.id.into(),
+        config: serde_json::Value::Null,
+        seed: VALIDATION_SEED,
+        limits: limits.clone(),
+        bots: vec![bot.clone(); seats],
+    };
+    let mut check = MatchCheck {
+        seats,
+        turns: 0,
+        first_turn_fuel: 0,
+        turn_fuel: 0,
+        failures: Vec::new(),
+        warnings: Vec::new(),
+        aborted: None,
+    };
+    let replay = play_until(&spec, |progress| match progress {
+        Progress::Answered { turn, seat, played } => check.answered(turn, seat, played),
+        Progress::Resolved(record) => check.resolved(game, record),
+    })?;
+    check.aborted = replay.aborted;
+    Ok(check)
+}
+
+impl MatchCheck {
+    /// A seat's answer, before the game reads it: a fault stops the match.
+    fn answered(&mut self, turn: u32, seat: Seat, played: &SeatTurn) -> ControlFlow<()> {
+        let most = if turn == 1 {
+            &mut self.first_turn_fuel
+        } else {
+            &mut self.turn_fuel
+        };
+        *most = (*most).max(played.fuel);
+        match &played.fault {
+            None => ControlFlow::Continue(()),
+            Some(fault) => {
+                self.failures.push(Failure {
+                    turn,
+                    seat,
+                    problem: Problem::Fault(fault.clone()),
+                    answer: None,
+                    log: played.log.clone(),
+                });
+                ControlFlow::Break(())
+            }
+        }
+    }
+
+    /// A resolved turn: unreadable answers stop the match, refused moves are
+    /// counted.
+    fn resolved(&mut self, game: &GameInfo, record: &TurnRecord) -> ControlFlow<()> {
+        for (seat, played) in record.seats.iter().enumerate() {
+            for refusal in &played.refused {
+                if game.is_unreadable(&refusal.kind) {
+                    self.failures.push(Failure {
+                        turn: record.turn,
+                        seat,
+                        problem: Problem::Unreadable(refusal.clone()),
+                        answer: played.answer.clone(),
+                        log: played.log.clone(),
+                    });
+                } else {
+                    self.warn(record.turn, seat, refusal);
+                }
+            }
+        }
+        if !self.failures.is_empty() {
+            return ControlFlow::Break(());
+        }
+        self.turns = record.turn;
+        if record.turn >= VALIDATION_TURNS {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+
+    fn warn(&mut self, turn: u32, seat: Seat, refusal: &Refusal) {
+        match self.warnings.iter_mut().find(|w| w.kind == refusal.kind) {
+            Some(w) => w.count += 1,
+            None => self.warnings.push(Warning {
+                kind: refusal.kind.clone(),
+                count: 1,
+                turn,
+                seat,
+                reason: refusal.reason.clone(),
+            }),
+        }
+    }
 }

@@ -22,7 +22,7 @@ pub mod wasi;
 
 pub use fault::{Fault, FaultKind};
 pub use limits::{Limits, FUEL_PER_SECOND};
-pub use play::{play, play_observed, verify, MatchSpec, PlayError};
+pub use play::{play, play_observed, play_until, verify, MatchSpec, PlayError, Progress};
 pub use replay::{short_id, Divergence, Replay, ReplayError};
 pub use sandbox::{BotKind, BotModule, LoadError, Sandbox, SandboxOptions, WASMTIME_VERSION};
 pub use seat::HostError;

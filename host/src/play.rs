@@ -7,7 +7,8 @@ use crate::replay::{
 use crate::sandbox::{BotModule, WASMTIME_VERSION};
 use crate::seat::{HostError, SeatRunner};
 use crate::wasi::BotIo;
-use ludus_engine::EngineError;
+use ludus_engine::{EngineError, Seat};
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 /// Everything that determines a match.
@@ -48,6 +49,36 @@ pub fn play(spec: &MatchSpec) -> Result<Replay, PlayError> {
 pub fn play_observed(
     spec: &MatchSpec,
     mut on_turn: impl FnMut(&TurnRecord),
+) -> Result<Replay, PlayError> {
+    play_until(spec, |progress| {
+        if let Progress::Resolved(turn) = progress {
+            on_turn(turn);
+        }
+        ControlFlow::Continue(())
+    })
+}
+
+/// How far a match has come, as [`play_until`] reports it.
+#[derive(Debug, Clone, Copy)]
+pub enum Progress<'a> {
+    /// A seat has answered (or faulted); the turn is not resolved yet.
+    Answered {
+        turn: u32,
+        seat: Seat,
+        played: &'a SeatTurn,
+    },
+    /// A turn was resolved.
+    Resolved(&'a TurnRecord),
+}
+
+/// [`play`], asking `go_on` after every seat's answer and every resolved
+/// turn whether to play on. A [`ControlFlow::Break`] stops the match there:
+/// the replay comes back unfinished (no outcome), without the turn in
+/// progress. The validation match of `ludus check` stops this way after its
+/// first turns, or at a seat's first fault without calling the other seats.
+pub fn play_until(
+    spec: &MatchSpec,
+    mut go_on: impl FnMut(Progress<'_>) -> ControlFlow<()>,
 ) -> Result<Replay, PlayError> {
     let players = spec.bots.len();
     let mut game = ludus_engine::new_game(&spec.game, &spec.config, spec.seed, players)?;
@@ -123,7 +154,7 @@ pub fn play_observed(
                 Ok(a) => (Some(a), None),
                 Err(f) => (None, Some(f)),
             };
-            record.push(SeatTurn {
+            let played = SeatTurn {
                 answer,
                 fault,
                 out: false,
@@ -131,7 +162,17 @@ pub fn play_observed(
                 log: String::from_utf8_lossy(&result.log).into_owned(),
                 log_dropped: result.log_dropped,
                 refused: Vec::new(),
-            });
+            };
+            let stop = go_on(Progress::Answered {
+                turn,
+                seat,
+                played: &played,
+            })
+            .is_break();
+            if stop {
+                return Ok(replay);
+            }
+            record.push(played);
         }
         let answers: Vec<Option<&str>> = record.iter().map(|s| s.answer.as_deref()).collect();
         for r in game.step(&answers) {
@@ -148,8 +189,11 @@ pub fn play_observed(
             scores: game.scores(),
             state_hash: hex::encode(game.state_hash()),
         };
-        on_turn(&turn_record);
+        let stop = go_on(Progress::Resolved(&turn_record)).is_break();
         replay.turns.push(turn_record);
+        if stop {
+            return Ok(replay);
+        }
     }
     replay.outcome = game.outcome();
     Ok(replay)

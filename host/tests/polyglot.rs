@@ -5,6 +5,7 @@
 mod common;
 
 use common::*;
+use ludus_host::check::Problem;
 use ludus_host::{BotKind, BotModule, FaultKind, Limits, LoadError, Replay};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -149,7 +150,7 @@ fn python_and_c_bots_play_planet_wars_against_a_rust_bot_deterministically() {
 /// their games exactly as the Rust ports of the same samples do.
 #[test]
 fn the_rule_books_python_sample_bots_play_every_grid_game() {
-    for game in ["claim", "loops", "shields"] {
+    for game in ["claim", "loops", "shields", "conquest"] {
         let python = python_bot("example-bots/python", game);
         assert_eq!(python.kind(), BotKind::Component);
         let rust = bot(&format!("{game}_sample"));
@@ -229,23 +230,35 @@ fn the_rule_books_python_sample_bot_plays_fences() {
     assert_eq!(py.outcome, rs.outcome);
 }
 
+/// The validation match of `ludus check`: the Python and C Planet Wars bots
+/// pass it, each as its kind; the Python bot plays no other game, since its
+/// own code raises on any other game's state (the traceback is in its log).
 #[test]
-fn check_says_which_kind_of_bot_it_found() {
+fn python_and_c_bots_pass_their_validation_match_and_python_plays_no_other_game() {
     let limits = Limits::default();
-    let python = {
-        let _guard = BUILD.lock().unwrap_or_else(|e| e.into_inner());
-        python_wasm("example-bots/python", "planet_wars")
-    };
-    let report = ludus_host::check::check(sandbox(), &python, "planet-wars", &limits).unwrap();
+    let python = python_bot("example-bots/python", "planet_wars");
+    let report = ludus_host::check::check(&python, None, &limits, |_| {}).unwrap();
     assert_eq!(report.kind, BotKind::Component);
-    assert!(report.passed(), "{:?}", report.fault);
-    let c = {
-        let _guard = BUILD.lock().unwrap_or_else(|e| e.into_inner());
-        c_wasm("planet_wars")
-    };
-    let report = ludus_host::check::check(sandbox(), &c, "planet-wars", &limits).unwrap();
+    assert_eq!(report.plays(), ["planet-wars"], "{report:#?}");
+    for v in report.games.iter().filter(|v| v.game != "planet-wars") {
+        let f = &v.failed().unwrap().failures[0];
+        assert!(
+            matches!(&f.problem, Problem::Fault(fault) if fault.kind == FaultKind::Trap),
+            "{}: {:?}",
+            v.game,
+            f.problem
+        );
+        assert!(
+            f.log.contains("KeyError: 'planets'"),
+            "{}: {}",
+            v.game,
+            f.log
+        );
+    }
+    let c = c_bot("planet_wars");
+    let report = ludus_host::check::check(&c, Some("planet-wars"), &limits, |_| {}).unwrap();
     assert_eq!(report.kind, BotKind::Core);
-    assert!(report.passed(), "{:?}", report.fault);
+    assert!(report.games[0].passed(), "{report:#?}");
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! The Ludus leaderboard: bot registry, schedules (round robin, gauntlet,
 //! free-for-all tables), ratings and storage. It builds on `ludus-host`,
-//! which plays single matches.
+//! which plays single matches. [`submit`] lets a bot in only after its
+//! validation match for the game.
 //!
 //! [`ratings`] turns game results into Elo, Bradley–Terry and Weng–Lin
 //! ratings; [`sprt`] decides between two bots with a sequential test on game
@@ -18,4 +19,5 @@ pub mod report;
 pub mod schedule;
 pub mod sprt;
 pub mod store;
+pub mod submit;
 pub mod worker;

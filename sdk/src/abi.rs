@@ -17,24 +17,23 @@ use crate::{Bot, FromJson};
 /// Parses `observation`, asks `bot` and writes its answer as JSON into `out`
 /// (cleared first).
 ///
-/// An observation that does not parse is reported on stderr and answered with
-/// the action's `Default` ("do nothing"); so is an action that fails to
-/// serialise.
+/// An observation that does not parse (the bot was most likely built for
+/// another game) is reported on stderr and answered with nothing: an empty
+/// answer, which no game reads, so the game refuses it as unreadable (and
+/// plays it as doing nothing), and `ludus check` names the turn. So is an
+/// action that fails to serialise.
 pub fn answer<B: Bot>(bot: &mut B, observation: &[u8], out: &mut Vec<u8>) {
     out.clear();
     let action = match B::Observation::from_json(observation) {
         Ok(obs) => bot.act(&obs),
         Err(e) => {
-            eprintln!("ludus-sdk: could not read this turn's observation ({e}); doing nothing");
-            B::Action::default()
+            eprintln!("ludus-sdk: could not read this turn's observation ({e}); answering nothing");
+            return;
         }
     };
     if let Err(e) = serde_json::to_writer(&mut *out, &action) {
-        eprintln!("ludus-sdk: could not write this turn's action ({e}); doing nothing");
+        eprintln!("ludus-sdk: could not write this turn's action ({e}); answering nothing");
         out.clear();
-        if serde_json::to_writer(&mut *out, &B::Action::default()).is_err() {
-            out.clear();
-        }
     }
 }
 

@@ -4,8 +4,8 @@
 //! the host hands it the game state as JSON and reads back its answer as JSON.
 //! This crate does that plumbing for you: implement [`Bot`] for your type,
 //! pick the game's typed observation and action (e.g. [`planet_wars`],
-//! [`kore`] or [`halite`], or [`claim`], [`loops`] and [`shields`] for the
-//! four-bot grid games, or [`fences`]), and
+//! [`kore`] or [`halite`], [`claim`], [`loops`] and [`shields`] for the
+//! four-bot grid games, [`conquest`] or [`fences`]), and
 //! export it with [`export_bot!`].
 //!
 //! # A minimal Planet Wars bot
@@ -58,6 +58,7 @@
 //! observation's JSON text.
 
 pub mod claim;
+pub mod conquest;
 pub mod fences;
 pub mod grid;
 pub mod halite;
@@ -82,10 +83,7 @@ pub trait Bot: Default + 'static {
     /// What the bot sees each turn, e.g. [`planet_wars::Observation`].
     type Observation: FromJson;
     /// What the bot answers each turn, e.g. [`planet_wars::Moves`].
-    ///
-    /// Its [`Default`] value must mean "do nothing this turn": the SDK answers
-    /// it when the observation cannot be read.
-    type Action: Serialize + Default;
+    type Action: Serialize;
 
     /// Decides this turn's action from what the bot sees.
     fn act(&mut self, obs: &Self::Observation) -> Self::Action;
@@ -111,8 +109,8 @@ impl FromJson for serde_json::Value {}
 /// text.
 ///
 /// If the observation does not parse, the error is written to stderr and the
-/// answer is the action's [`Default`] ("do nothing"), exactly as in the
-/// exported module. Handy for tests and local matches.
+/// answer is empty, which every game refuses as unreadable, exactly as in
+/// the exported module. Handy for tests and local matches.
 pub fn play_turn<B: Bot>(bot: &mut B, observation: &str) -> String {
     let mut out = Vec::new();
     abi::answer(bot, observation.as_bytes(), &mut out);
@@ -209,9 +207,14 @@ mod tests {
     }
 
     #[test]
-    fn bad_observation_answers_do_nothing() {
+    fn an_observation_the_bot_cannot_read_gets_an_empty_answer() {
         let mut bot = Counter::default();
-        assert_eq!(play_turn(&mut bot, "{not json"), r#"{"moves":[]}"#);
+        assert_eq!(play_turn(&mut bot, "{not json"), "");
+        // Another game's observation: JSON, but not this bot's.
+        assert_eq!(
+            play_turn(&mut bot, r#"{"observation":{},"configuration":{}}"#),
+            ""
+        );
         assert_eq!(bot.turns, 0);
     }
 }

@@ -6,7 +6,7 @@
   const L = (window.Ludus = window.Ludus || {});
   L.renderers = L.renderers || {};
 
-  /// A renderer: { game, accepts(view), draw(ctx, scene), series(view, seats), legend }.
+  /// A renderer: { game, accepts(view), draw(ctx, scene), series(view, seats, frame), legend, init(player, view) }.
   L.register = function (renderer) {
     L.renderers[renderer.game] = renderer;
   };
@@ -591,7 +591,7 @@
       const extra = {};
       P.frames.forEach((f, i) => {
         const v = view(i);
-        const s = v ? P.renderer.series(v, n) : null;
+        const s = v ? P.renderer.series(v, n, i) : null;
         for (const [k, vals] of Object.entries(s || {})) (extra[k] = extra[k] || [])[i] = vals;
       });
       for (const [k, values] of Object.entries(extra)) series.push({ name: k, values });

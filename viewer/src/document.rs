@@ -20,6 +20,10 @@ pub struct Frame {
     /// Per seat, the observation text the engine gives that seat in this
     /// state: what its bot received to answer turn `turn + 1`.
     pub observations: Vec<String>,
+    /// The whole state, for games whose observations hide part of it (fog
+    /// of war; see `Game::spectator`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spectator: Option<String>,
 }
 
 /// What a viewer page embeds.
@@ -111,6 +115,10 @@ pub fn frames(replay: &Replay) -> Result<Vec<Frame>, RebuildError> {
                 text
             })
             .collect(),
+        spectator: {
+            let mut text = String::new();
+            game.spectator(&mut text).then_some(text)
+        },
     };
     let mut frames = Vec::with_capacity(replay.turns.len() + 1);
     frames.push(snapshot(game.as_ref()));

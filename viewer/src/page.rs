@@ -26,6 +26,7 @@ pub const RENDERERS: &[(&str, &str)] = &[
     ("claim", include_str!("../assets/games/claim.js")),
     ("loops", include_str!("../assets/games/loops.js")),
     ("shields", include_str!("../assets/games/shields.js")),
+    ("conquest", include_str!("../assets/games/conquest.js")),
     ("fences", include_str!("../assets/games/fences.js")),
 ];
 

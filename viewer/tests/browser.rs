@@ -586,3 +586,80 @@ fn the_renderers_draw_their_games_documented_observations() {
     }
     assert!(page.errors.is_empty(), "{:#?}", page.errors);
 }
+
+/// Conquest has fog of war: the page draws the whole board from each
+/// frame's spectator view, and each team's view, what it cannot see greyed,
+/// with a choice beside the controls; blasts show where weapons struck.
+#[test]
+fn conquest_shows_the_whole_board_and_each_teams_view() {
+    let strategy = bot("conquest_strategy");
+    let sample = bot("conquest_sample");
+    let replay = play(
+        "conquest",
+        json!({"max_turns": 150}),
+        3,
+        vec![strategy.clone(), sample.clone(), strategy, sample],
+    );
+    let frames = ludus_viewer::frames(&replay).unwrap();
+    let struck = frames
+        .iter()
+        .position(|f| {
+            let whole: Value = serde_json::from_str(f.spectator.as_deref().unwrap()).unwrap();
+            !whole["strikes"].as_array().unwrap().is_empty()
+        })
+        .expect("the strategies fire a weapon");
+    let _one = one_at_a_time();
+    let path = write_page("conquest-views", &replay, Embed::Auto);
+    let mut browser = Browser::launch();
+    let mut page = browser.page(1200, 900, 1.0);
+    page.navigate(&url(&path, 40));
+    settle(&mut page);
+    assert_eq!(page.eval("Ludus.player.rendererName"), json!("conquest"));
+    assert_eq!(
+        page.eval("[...document.getElementById('conquest-view').options].map(o => o.value)"),
+        json!(["all", "0", "1", "2", "3"])
+    );
+    snapshot(&mut page, "whole");
+    page.screenshot(&artifacts().join("conquest-view-whole.png"));
+    for seat in 0..4 {
+        page.eval(&format!(
+            "(() => {{ const s = document.getElementById('conquest-view'); s.value = '{seat}';
+                       s.dispatchEvent(new Event('change')); return true; }})()"
+        ));
+        settle(&mut page);
+        snapshot(&mut page, &format!("seat{seat}"));
+        page.screenshot(&artifacts().join(format!("conquest-view-seat-{seat}.png")));
+        assert!(
+            changed_pixels(&mut page, "whole", &format!("seat{seat}")) > 1000,
+            "seat {seat}'s view, fogged, differs from the whole board"
+        );
+    }
+    assert!(
+        changed_pixels(&mut page, "seat0", "seat2") > 1000,
+        "teams see different boards"
+    );
+    // The blast of the first strike, on the whole board.
+    page.eval("(() => { const s = document.getElementById('conquest-view'); s.value = 'all'; s.dispatchEvent(new Event('change')); return true; })()");
+    page.eval(&format!("Ludus.goTo({struck}); true"));
+    settle(&mut page);
+    snapshot(&mut page, "struck");
+    page.eval(&format!("Ludus.goTo({}); true", struck - 1));
+    settle(&mut page);
+    snapshot(&mut page, "before");
+    assert!(changed_pixels(&mut page, "before", "struck") > 0);
+    page.eval(&format!("Ludus.goTo({struck}); true"));
+    settle(&mut page);
+    page.screenshot(&artifacts().join("conquest-strike.png"));
+    let charts = page.eval("[...document.querySelectorAll('.chart h3')].map(h => h.textContent)");
+    for name in ["cells", "soldiers", "gold"] {
+        assert!(
+            charts
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|c| c.as_str().unwrap().contains(name)),
+            "a chart of {name}: {charts}"
+        );
+    }
+    assert!(page.errors.is_empty(), "{:#?}", page.errors);
+}

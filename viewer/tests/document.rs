@@ -6,8 +6,8 @@ use ludus_host::{Limits, Replay};
 use ludus_viewer::{frames, replay_page, Document, Embed, RebuildError};
 use serde_json::{json, Value};
 
-/// A replay made by driving the engine directly with `answer(turn, seat)`,
-/// recorded as the host records one (no bots needed).
+/// A Planet Wars replay made by driving the engine directly with
+/// `answer(turn, seat)`, recorded as the host records one (no bots needed).
 fn engine_replay(
     seed: u64,
     players: usize,
@@ -15,7 +15,18 @@ fn engine_replay(
     answer: impl Fn(u32, usize) -> String,
 ) -> Replay {
     let config = json!({"max_turns": max_turns});
-    let mut game = ludus_engine::new_game("planet-wars", &config, seed, players).unwrap();
+    game_replay("planet-wars", config, seed, players, answer)
+}
+
+/// A replay of `game` made as [`engine_replay`] makes one.
+fn game_replay(
+    game: &str,
+    config: Value,
+    seed: u64,
+    players: usize,
+    answer: impl Fn(u32, usize) -> String,
+) -> Replay {
+    let mut game = ludus_engine::new_game(game, &config, seed, players).unwrap();
     let mut replay = Replay {
         format: "ludus-replay".into(),
         format_version: 1,
@@ -97,6 +108,40 @@ fn a_frame_per_state_with_the_replays_scores() {
     }
     // Ships grow on owned planets every turn, so states differ.
     assert_ne!(frames[0].observations[0], frames[5].observations[0]);
+}
+
+#[test]
+fn a_game_with_fog_of_war_adds_its_whole_state_to_every_frame() {
+    let replay = game_replay("conquest", json!({"max_turns": 6}), 3, 4, |turn, _| {
+        if turn % 2 == 1 { "EAST" } else { "WAIT" }.into()
+    });
+    let frames = frames(&replay).unwrap();
+    assert_eq!(frames.len(), 7);
+    for f in &frames {
+        let whole: Value =
+            serde_json::from_str(f.spectator.as_deref().expect("a spectator view")).unwrap();
+        assert_eq!(whole["teams"].as_array().unwrap().len(), 4);
+        let seen: Value = serde_json::from_str(&f.observations[0]).unwrap();
+        assert!(
+            seen["owner"][11]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(Value::is_null),
+            "seat 0 does not see the far side"
+        );
+        assert!(whole["owner"][11]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(Value::is_i64));
+    }
+    let planet_wars = engine_replay(1, 2, 5, quiet);
+    let json = Document::new(&planet_wars).to_json();
+    assert!(
+        !json.contains("\"spectator\""),
+        "games without fog have no spectator view"
+    );
 }
 
 #[test]

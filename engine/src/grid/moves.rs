@@ -16,6 +16,8 @@ pub enum Contest {
     Token,
     /// The cell's owner if it is among them, otherwise as [`Contest::Token`].
     OwnerThenToken,
+    /// Nobody: every bot stepping into the cell is blocked (`conquest`).
+    Nobody,
 }
 
 /// What became of a bot's move.
@@ -55,6 +57,9 @@ pub fn resolve_moves(
             .collect();
         let winner = if rivals.len() == 1 {
             seat
+        } else if contest == Contest::Nobody {
+            result[seat] = MoveResult::Blocked;
+            continue;
         } else {
             let by_owner = match (contest, owner[target]) {
                 (Contest::OwnerThenToken, Some(o)) if rivals.contains(&o) => Some(o),
@@ -131,6 +136,21 @@ mod tests {
             &[None; 10],
             Contest::Token,
             2,
+        );
+        assert_eq!(
+            r[..3],
+            [MoveResult::Blocked, MoveResult::Blocked, MoveResult::Moved]
+        );
+    }
+
+    #[test]
+    fn with_contest_nobody_two_into_one_are_both_blocked() {
+        let r = resolve_moves(
+            &[Some(4), Some(6), Some(1), Some(9)],
+            &[Some(5), Some(5), Some(2), N],
+            &[None; 10],
+            Contest::Nobody,
+            0,
         );
         assert_eq!(
             r[..3],

@@ -35,10 +35,20 @@ pub fn write_owner_grid(out: &mut String, board: Board, owner: &[Option<Seat>]) 
     });
 }
 
-/// A number; the one-digit values a board is full of go in without formatting.
+/// A number; the small values a board is full of go in without formatting.
 pub fn write_int(out: &mut String, v: i64) {
+    let digit = |d: i64| char::from(b'0' + d as u8);
     match v {
-        0..=9 => out.push(char::from(b'0' + v as u8)),
+        0..=9 => out.push(digit(v)),
+        10..=99 => {
+            out.push(digit(v / 10));
+            out.push(digit(v % 10));
+        }
+        100..=999 => {
+            out.push(digit(v / 100));
+            out.push(digit(v / 10 % 10));
+            out.push(digit(v % 10));
+        }
         -1 => out.push_str("-1"),
         _ => {
             let _ = write!(out, "{v}");
@@ -84,5 +94,19 @@ pub fn write_opt_cell(out: &mut String, board: Board, cell: Option<usize>) {
     match cell {
         None => out.push_str("null"),
         Some(c) => write_cell(out, board, c),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_numbers_are_written_like_any_other() {
+        for v in -1001..=1001 {
+            let mut out = String::new();
+            write_int(&mut out, v);
+            assert_eq!(out, v.to_string());
+        }
     }
 }

@@ -43,6 +43,7 @@ pub const INFO: GameInfo = GameInfo {
     seats: &[2, 4],
     max_seed: u32::MAX as u64,
     score_unit: "halite",
+    unreadable: &[rules::kind::UNPARSEABLE, rules::kind::INVALID_ACTION],
     summary:
         "Halite IV (Kaggle): mine halite with ships, bank it at shipyards; the largest bank wins.",
     new: |config, seed, players| Ok(Box::new(Halite::from_config(config, seed, players)?)),

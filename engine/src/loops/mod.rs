@@ -31,6 +31,7 @@ pub const INFO: GameInfo = GameInfo {
     seats: &[4],
     max_seed: u64::MAX,
     score_unit: "points",
+    unreadable: &[grid::kind::UNPARSEABLE],
     summary:
         "Four bots draw trails and close loops to claim land; cut a rival's trail to send it home.",
     new: |config, seed, players| Ok(Box::new(Loops::from_config(config, seed, players)?)),

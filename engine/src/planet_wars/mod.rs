@@ -34,6 +34,7 @@ pub const INFO: GameInfo = GameInfo {
     seats: &[2, 3, 4],
     max_seed: u64::MAX,
     score_unit: "ships",
+    unreadable: &[moves::kind::UNPARSEABLE],
     summary: "Send fleets between planets to conquer them; the last player with ships wins.",
     new: |config, seed, players| Ok(Box::new(PlanetWars::from_config(config, seed, players)?)),
 };

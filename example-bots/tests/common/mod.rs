@@ -4,6 +4,8 @@
 
 use ludus_engine::{new_game, Outcome, Rejection};
 use ludus_sdk::{play_turn, Bot};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 use serde_json::Value;
 
 /// A seat's bot: observation JSON in, answer JSON out.
@@ -56,4 +58,74 @@ pub fn play_native_with(
             g.turn()
         );
     }
+}
+
+/// Every observation of a few matches parses into the SDK type and writes
+/// back to the very same JSON: no field missing, renamed or extra.
+pub fn sdk_reads_exactly<Obs, Strong, Weak>(game: &str, config: &Value)
+where
+    Obs: DeserializeOwned + Serialize,
+    Strong: Bot<Observation = Obs>,
+    Weak: Bot<Observation = Obs>,
+{
+    for seed in 0..3u64 {
+        let mut g = new_game(game, config, seed, 4).unwrap();
+        let mut bots: Vec<Player> = vec![
+            player::<Strong>(),
+            player::<Weak>(),
+            player::<Strong>(),
+            player::<Weak>(),
+        ];
+        let mut text = String::new();
+        while g.outcome().is_none() && g.turn() < 60 {
+            let mut answers = Vec::new();
+            for (seat, bot) in bots.iter_mut().enumerate() {
+                g.observation(seat, &mut text);
+                let typed: Obs = serde_json::from_str(&text)
+                    .unwrap_or_else(|e| panic!("{game} seat {seat}: {e}\n{text}"));
+                let engine: Value = serde_json::from_str(&text).unwrap();
+                assert_eq!(serde_json::to_value(&typed).unwrap(), engine, "{game}");
+                answers.push(bot(&text));
+            }
+            let refs: Vec<Option<&str>> = answers.iter().map(|a| Some(a.as_str())).collect();
+            let refused = g.step(&refs);
+            assert!(refused.is_empty(), "{game}: {refused:?}");
+        }
+    }
+}
+
+/// One `Strong` against three `Weak`, over `seeds`, the strong bot's seat
+/// going round the table. Returns (outright wins, matches).
+pub fn wins<Strong: Bot, Weak: Bot>(
+    game: &str,
+    config: &Value,
+    seeds: std::ops::Range<u64>,
+) -> (usize, usize) {
+    let mut won = 0;
+    let mut played = 0;
+    let mut lost = Vec::new();
+    for seed in seeds {
+        let seat = (seed % 4) as usize;
+        let bots = (0..4)
+            .map(|s| {
+                if s == seat {
+                    player::<Strong>()
+                } else {
+                    player::<Weak>()
+                }
+            })
+            .collect();
+        let o = play_native(game, config, seed, bots);
+        played += 1;
+        let firsts = o.placements.iter().filter(|&&p| p == 1).count();
+        if o.placements[seat] == 1 && firsts == 1 {
+            won += 1;
+        } else {
+            lost.push((seed, seat, o.reason, o.scores));
+        }
+    }
+    if !lost.is_empty() {
+        eprintln!("{game}: not won (seed, seat, reason, scores): {lost:?}");
+    }
+    (won, played)
 }

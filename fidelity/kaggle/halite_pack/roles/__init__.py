@@ -1,0 +1,3 @@
+"""What the shipyards do."""
+
+from .spawning import plan_spawns  # noqa: F401

@@ -1,0 +1,1 @@
+"""Ludus's stand-in package module: the game whose helpers the bot was built with."""

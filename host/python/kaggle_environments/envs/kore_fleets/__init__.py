@@ -1,0 +1,1 @@
+"""Ludus's stand-in package module: only `helpers` is bundled."""

@@ -1,0 +1,115 @@
+//! Submitting a bot: it is loaded (imports, exports, compilation), plays its
+//! validation match for the game it is entered for ([`admit`]), and only
+//! then is stored under its name ([`Admitted::store`]). The compiled module
+//! stays in the sandbox's disk cache, by sha256, so the ladder that plays
+//! the bot next does not compile it again.
+
+use crate::store::{Store, StoreError, Submitted};
+use ludus_host::check::{self, CheckError, CheckReport};
+use ludus_host::{Limits, LoadError, Sandbox};
+
+/// A bot that passed its validation for a game, ready to be stored: the
+/// only way to put a bot in the store through this module.
+#[derive(Debug, Clone)]
+pub struct Admitted<'a> {
+    name: String,
+    game: String,
+    wasm: &'a [u8],
+    /// The validation for the game (warnings included).
+    pub report: CheckReport,
+}
+
+/// What a submission stored, and the validation that let it in.
+#[derive(Debug, Clone)]
+pub struct Accepted {
+    pub stored: Submitted,
+    /// The validation for the game (warnings included).
+    pub report: CheckReport,
+}
+
+/// Why a bot was not stored.
+#[derive(Debug, thiserror::Error)]
+pub enum SubmitError {
+    #[error("`{name}` is refused: it is not a bot Ludus can run: {error}")]
+    Load { name: String, error: LoadError },
+    /// The bot failed its validation for the game; the report has the
+    /// validation of every game, so it names those the bot does play.
+    #[error("`{}` is refused: {}", report.bot, refusal(report, game))]
+    Refused {
+        game: String,
+        report: Box<CheckReport>,
+    },
+    #[error(transparent)]
+    Check(#[from] CheckError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Why the bot was refused for `game`, and which games it plays.
+fn refusal(report: &CheckReport, game: &str) -> String {
+    let why = report.game(game).and_then(|v| v.why_failed());
+    let plays = match report.plays()[..] {
+        [] => "it plays none of the games".into(),
+        [one] => format!("it plays {one}"),
+        [ref init @ .., last] => format!("it plays {} and {last}", init.join(", ")),
+    };
+    format!(
+        "it does not play {game} ({}); {plays}",
+        why.unwrap_or_default()
+    )
+}
+
+/// Loads the bot `wasm` and plays its validation match for `game` under
+/// `limits`. Refused, it is validated for every other game too, so that the
+/// error names the games it does play.
+pub fn admit<'a>(
+    sandbox: &Sandbox,
+    name: &str,
+    game: &str,
+    wasm: &'a [u8],
+    limits: &Limits,
+) -> Result<Admitted<'a>, SubmitError> {
+    let info = ludus_engine::registry::info(game).map_err(CheckError::from)?;
+    let bot = sandbox
+        .load(name, wasm)
+        .map_err(|error| SubmitError::Load {
+            name: name.into(),
+            error,
+        })?;
+    let validation = check::validate(&bot, info, limits)?;
+    let passed = validation.passed();
+    let mut report = CheckReport {
+        bot: bot.name.clone(),
+        sha256: bot.sha256.clone(),
+        kind: bot.kind(),
+        games: vec![validation],
+    };
+    if !passed {
+        for other in ludus_engine::games().iter().filter(|g| g.id != info.id) {
+            report.games.push(check::validate(&bot, other, limits)?);
+        }
+        return Err(SubmitError::Refused {
+            game: game.into(),
+            report: Box::new(report),
+        });
+    }
+    Ok(Admitted {
+        name: name.into(),
+        game: game.into(),
+        wasm,
+        report,
+    })
+}
+
+impl Admitted<'_> {
+    /// Stores the bot as the next version of its name (identical bytes
+    /// again are a no-op). `now` is the submission time as the store
+    /// records it.
+    pub fn store(self, store: &mut Store, now: &str) -> Result<Accepted, StoreError> {
+        let stored = store.submit(&self.name, &self.game, self.wasm, &self.report.sha256, now)?;
+        Ok(Accepted {
+            stored,
+            report: self.report,
+        })
+    }
+}

@@ -97,7 +97,7 @@ pub struct GameSummary {
 /// Every game, with the size of its ladder.
 #[utoipa::path(get, path = "/api/games", responses((status = 200, body = [GameSummary])))]
 async fn games(State(state): State<AppState>) -> Result<Json<Vec<GameSummary>>, ApiError> {
-    Ok(Json(state.with_store(|s| game_list(s)).await?))
+    Ok(Json(state.with_store(game_list).await?))
 }
 
 pub fn game_list(store: &mut Store) -> Result<Vec<GameSummary>, ApiError> {

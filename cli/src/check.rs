@@ -107,7 +107,8 @@ pub fn submit(path: &Path, name: &str, game: &str, db: &Location) -> Result<()> 
     let (bot, version) = (&s.stored.bot.name, s.stored.bot.version);
     if s.stored.new_version {
         println!(
-            "stored {bot} v{version} ({game}, sha256 {sha}) in {db}: it played {}",
+            "stored {bot} v{version} ({game}, sha256 {sha}) in {}: it played {}",
+            db,
             played(&s.report.games[0])
         );
     } else {

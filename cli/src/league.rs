@@ -1,5 +1,5 @@
-//! The commands around the bot store: bots, ladder run/create/status, worker,
-//! leaderboard, match-up.
+//! The commands around the bot store: bots, ladder run/create/status,
+//! worker, leaderboard, match-up.
 
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};

@@ -226,6 +226,9 @@ pub(crate) fn show(arg: &str, turn: Option<u32>, db: &OptionalDbArg) -> Result<(
         if s.out {
             println!("  out of the match");
         }
+        if s.waiting {
+            println!("  not its move: not called");
+        }
         if let Some(a) = &s.answer {
             println!("  answer  {}", clip(a, 400));
         }

@@ -7,10 +7,18 @@
 //! line per step: every seat's answer), so that
 //! `fidelity/bench_halite.py` can time kaggle-environments' `env.step` on
 //! exactly the same actions.
+//!
+//! With `LUDUS_BENCH_ONCE=1` it replays the stream once without and once
+//! with observations and exits, for instruction counts:
+//! `valgrind --tool=callgrind --collect-atstart=no
+//! --toggle-collect='halite::steps_only'` (or
+//! `'halite::steps_with_observations'`) `target/release/deps/halite-<hash>`.
+
+mod common;
 
 use std::fmt::Write as _;
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, Criterion, Throughput};
 use ludus_engine::halite::{Halite, Num};
 use ludus_engine::Game;
 use serde_json::Value;
@@ -70,6 +78,24 @@ fn record() -> Vec<Vec<String>> {
 }
 
 fn replay(stream: &[Vec<String>], observations: bool) -> Halite {
+    if observations {
+        steps_with_observations(stream)
+    } else {
+        steps_only(stream)
+    }
+}
+
+#[inline(never)]
+fn steps_only(stream: &[Vec<String>]) -> Halite {
+    play(stream, false)
+}
+
+#[inline(never)]
+fn steps_with_observations(stream: &[Vec<String>]) -> Halite {
+    play(stream, true)
+}
+
+fn play(stream: &[Vec<String>], observations: bool) -> Halite {
     let mut game = Halite::from_config(&Value::Null, SEED, PLAYERS).unwrap();
     let mut obs = String::with_capacity(16 << 10);
     let mut refs: Vec<Option<&str>> = Vec::with_capacity(PLAYERS);
@@ -85,6 +111,18 @@ fn replay(stream: &[Vec<String>], observations: bool) -> Halite {
         game.step(&refs);
     }
     game
+}
+
+/// The stream replayed once without and once with observations.
+fn once(_players: Option<usize>) {
+    let stream = record();
+    let end = steps_only(&stream);
+    steps_with_observations(&stream);
+    eprintln!(
+        "halite: {} steps, rewards {:?}",
+        stream.len(),
+        end.rewards()
+    );
 }
 
 fn bench(c: &mut Criterion) {
@@ -116,4 +154,7 @@ fn bench(c: &mut Criterion) {
 }
 
 criterion_group!(benches, bench);
-criterion_main!(benches);
+
+fn main() {
+    common::once_or_criterion(once, benches);
+}

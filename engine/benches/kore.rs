@@ -7,8 +7,23 @@
 //! With `KORE_STREAM_OUT=FILE` it also writes the 2-player stream as JSON
 //! lines (one array of answers per step) for `fidelity/replay_upstream.py`,
 //! which times kaggle-environments' `env.step` on the very same answers.
+//!
+//! With `LUDUS_BENCH_ONCE=2` (or 4; any other value for both) it replays
+//! the 2-player (4-player) stream once without and once with observations
+//! and exits, for an instruction count that the noise of a shared machine
+//! does not blur:
+//!
+//! ```text
+//! LUDUS_BENCH_ONCE=2 valgrind --tool=callgrind --collect-atstart=no \
+//!     --toggle-collect='kore::steps_only' target/release/deps/kore-<hash>
+//! ```
+//!
+//! (and `--toggle-collect='kore::steps_with_observations'`); the difference
+//! of the two counts is what writing every seat's observation costs.
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+mod common;
+
+use criterion::{criterion_group, Criterion, Throughput};
 use ludus_engine::{new_game, Game};
 use serde_json::{json, Value};
 
@@ -75,6 +90,24 @@ fn record(players: usize, seed: u64) -> Vec<Vec<String>> {
 }
 
 fn replay(players: usize, seed: u64, stream: &[Vec<String>], observe: bool) -> Box<dyn Game> {
+    if observe {
+        steps_with_observations(players, seed, stream)
+    } else {
+        steps_only(players, seed, stream)
+    }
+}
+
+#[inline(never)]
+fn steps_only(players: usize, seed: u64, stream: &[Vec<String>]) -> Box<dyn Game> {
+    play(players, seed, stream, false)
+}
+
+#[inline(never)]
+fn steps_with_observations(players: usize, seed: u64, stream: &[Vec<String>]) -> Box<dyn Game> {
+    play(players, seed, stream, true)
+}
+
+fn play(players: usize, seed: u64, stream: &[Vec<String>], observe: bool) -> Box<dyn Game> {
     let mut game = new_game("kore", &Value::Null, seed, players).unwrap();
     let mut obs = String::with_capacity(16 << 10);
     let mut refs: Vec<Option<&str>> = Vec::with_capacity(players);
@@ -114,5 +147,26 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
+/// Each stream (of `players` seats, or both) replayed once without and
+/// once with observations.
+fn once(players: Option<usize>) {
+    for players in [2, 4]
+        .into_iter()
+        .filter(|p| players.is_none_or(|n| n == *p))
+    {
+        let stream = record(players, 7);
+        let end = steps_only(players, 7, &stream);
+        steps_with_observations(players, 7, &stream);
+        eprintln!(
+            "{players} players: {} steps, rewards {:?}",
+            stream.len(),
+            end.rewards()
+        );
+    }
+}
+
 criterion_group!(benches, bench);
-criterion_main!(benches);
+
+fn main() {
+    common::once_or_criterion(once, benches);
+}

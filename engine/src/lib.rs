@@ -4,18 +4,18 @@
 //! iteration over hash-ordered maps. All randomness comes from [`rng::stream`]
 //! seeded from the match seed, so the same (game, rules version, config, seed,
 //! answers) gives the same game on every machine.
-//! [`pyrng`] ports Python's `random` and numpy's `RandomState` bit for bit.
+//! [`kaggle`] holds what the two Kaggle ports (Kore and Halite) share.
 
 pub mod claim;
 pub mod conquest;
 pub mod fences;
 pub mod grid;
 pub mod halite;
+pub mod kaggle;
 pub mod kore;
 pub mod loops;
+pub mod pirates;
 pub mod planet_wars;
-pub mod pynum;
-pub mod pyrng;
 pub mod reference;
 pub mod registry;
 pub mod rng;
@@ -84,8 +84,18 @@ pub trait Game: Send {
     /// Writes what `seat` sees this turn into `out` (cleared first), as the
     /// JSON text its bot receives.
     fn observation(&self, seat: Seat, out: &mut String);
+    /// Whether `seat`'s bot is asked for an answer this turn. Games played
+    /// in turn order ask only the seat to move; the host records the others
+    /// as waiting, without calling them, and passes `None` for them to
+    /// [`Game::step`]. Every seat, unless a game says otherwise.
+    fn asks(&self, seat: Seat) -> bool {
+        let _ = seat;
+        true
+    }
+
     /// Resolves one turn from every seat's raw answer. `None` means the seat
-    /// gave no answer this turn (a fault, or it is out of the match).
+    /// gave no answer this turn (a fault, it is out of the match, or it was
+    /// not asked).
     /// Returns what was refused, seat by seat in order.
     fn step(&mut self, answers: &[Option<&str>]) -> Vec<Rejection>;
     /// `Some` once the game is over.

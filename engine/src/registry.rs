@@ -96,6 +96,7 @@ pub fn games() -> &'static [GameInfo] {
         crate::loops::INFO,
         crate::shields::INFO,
         crate::conquest::INFO,
+        crate::pirates::INFO,
         crate::fences::INFO,
     ]
 }

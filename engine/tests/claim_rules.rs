@@ -4,7 +4,7 @@ mod grid_common;
 
 use grid_common::*;
 use ludus_engine::claim::{Claim, CELL_CAP, SIDES};
-use ludus_engine::grid::{from_frame_dir, kind, mirror, parse_action, Action, Dir};
+use ludus_engine::grid::{from_frame_dir, kind, mirror, parse_action, Action, Dir, MoveResult};
 use ludus_engine::{new_game, Game};
 use serde_json::{json, Value};
 
@@ -597,4 +597,97 @@ fn random_games_run_to_an_outcome_with_consistent_placements() {
         assert_eq!(o.placements.len(), 4);
         assert!(o.placements.contains(&1));
     }
+}
+
+// --- Each phase of the turn alone (numbered as docs/games/claim.md) --------------
+
+#[test]
+fn phase_1_reading_turns_missing_or_illegal_answers_into_stay() {
+    let g = small();
+    let (actions, r) = g.read_actions(&[Some("EAST"), Some("WEST"), None, Some("jump")]);
+    // Seat 1 stands in the top-right corner: WEST is legal; seat 0 may go EAST.
+    assert_eq!(
+        actions,
+        [
+            Action::Move(Dir::East),
+            Action::Move(Dir::West),
+            Action::Stay,
+            Action::Stay
+        ]
+    );
+    assert_eq!(r.len(), 1);
+    assert_eq!((r[0].seat, r[0].kind.as_str()), (3, kind::UNPARSEABLE));
+    // Reading moves nobody.
+    assert_eq!(pos(&g, 0), (0, 0));
+}
+
+#[test]
+fn phase_2_moving_into_a_neutral_cell_starts_its_capture_without_taking_it() {
+    let mut g = small();
+    let moved = g.move_bots(&[
+        Action::Move(Dir::East),
+        Action::Stay,
+        Action::Stay,
+        Action::Stay,
+    ]);
+    assert_eq!(moved[0], MoveResult::Moved);
+    assert_eq!(moved[1], MoveResult::Stayed);
+    let b = g.bot(0);
+    assert_eq!(pos(&g, 0), (1, 0));
+    assert_eq!(b.capture_target, Some(at(&g, 1, 0)));
+    assert_eq!((b.came_from, b.dwell_remaining), (Some(at(&g, 0, 0)), 1));
+    assert_eq!(g.owner_at(1, 0), None);
+}
+
+#[test]
+fn phase_3_a_capturing_bot_that_did_not_move_takes_the_cell_when_its_stay_is_done() {
+    let mut g = small();
+    place(&mut g, 0, 1, 0);
+    place(&mut g, 1, 4, 0);
+    for (seat, (x, y)) in [(0, (1, 0)), (1, (4, 0))] {
+        let c = at(&g, x, y);
+        let b = g.bot_mut(seat);
+        b.capture_target = Some(c);
+        b.came_from = Some(c);
+        b.dwell_remaining = 1;
+    }
+    g.complete_captures(&[
+        MoveResult::Stayed,
+        MoveResult::Moved,
+        MoveResult::Stayed,
+        MoveResult::Stayed,
+    ]);
+    assert_eq!(g.owner_at(1, 0), Some(0));
+    assert_eq!(g.bot(0).capture_target, None);
+    // Seat 1 moved this turn: its stay does not count.
+    assert_eq!(g.owner_at(4, 0), None);
+    assert_eq!(g.bot(1).dwell_remaining, 1);
+}
+
+#[test]
+fn phase_4_land_cut_off_from_home_turns_neutral_and_a_bot_without_its_home_is_out() {
+    let mut g = small();
+    own(&mut g, 0, &[(1, 0), (3, 0)]);
+    place(&mut g, 0, 1, 0);
+    // Seat 1 lost its home to seat 2.
+    own(&mut g, 2, &[(5, 0), (5, 1), (5, 2), (5, 3)]);
+    own(&mut g, 1, &[(4, 0)]);
+    place(&mut g, 1, 4, 0);
+    g.cut_off_land_and_bots();
+    assert_eq!(g.owner_at(3, 0), None);
+    assert_eq!(g.owner_at(1, 0), Some(0));
+    assert!(g.bot(0).alive());
+    assert!(!g.bot(1).alive());
+    assert_eq!(g.owner_at(4, 0), None);
+}
+
+#[test]
+fn phase_5_a_bot_over_the_cap_releases_its_farthest_cell() {
+    let mut g = capped(0);
+    own(&mut g, 0, &[(3, 4)]);
+    place(&mut g, 0, 3, 4);
+    assert_eq!(g.owned_count(0), CELL_CAP + 1);
+    g.release_over_cap();
+    assert_eq!(g.owned_count(0), CELL_CAP);
+    assert_eq!(g.owner_at(7, 3), None);
 }

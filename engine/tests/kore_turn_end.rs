@@ -4,7 +4,7 @@
 mod kore_common;
 
 use kore_common::*;
-use ludus_engine::kore::{rejection_kind, Dir, Kore, Num, Status};
+use ludus_engine::kore::{rejection_kind, Dir, Num, Status};
 use ludus_engine::Game;
 use serde_json::{json, Value};
 
@@ -137,11 +137,10 @@ fn a_player_without_shipyards_or_fleets_is_out_and_the_survivor_is_done() {
         fleet(0, 1, at(3, 2), Num::Int(0), 10, Dir::East, ""),
         fleet(1, 2, at(3, 4), Num::Int(0), 4, Dir::West, ""),
     ];
-    let mut g = Kore::from_parts(
+    let mut g = position(
         config(),
         9,
-        vec![Num::Int(0); SIZE * SIZE],
-        vec![Num::Int(500), Num::Int(500)],
+        &[Num::Int(500), Num::Int(500)],
         vec![shipyard(0, 1, at(5, 5), 0, 0)],
         fleets,
     );
@@ -158,11 +157,10 @@ fn a_player_without_shipyards_or_fleets_is_out_and_the_survivor_is_done() {
 fn the_game_ends_at_the_last_step_with_rewards_as_the_kore_held() {
     let mut c = config();
     c.episode_steps = 3;
-    let mut g = Kore::from_parts(
+    let mut g = position(
         c,
         0,
-        vec![Num::Int(0); SIZE * SIZE],
-        vec![Num::Int(500), Num::Int(500)],
+        &[Num::Int(500), Num::Int(500)],
         vec![
             shipyard(0, 1, at(1, 1), 0, 0),
             shipyard(1, 2, at(5, 5), 0, 0),

@@ -3,7 +3,7 @@
 mod grid_common;
 
 use grid_common::*;
-use ludus_engine::grid::{kind, mirror};
+use ludus_engine::grid::{kind, mirror, Action, Dir, MoveResult};
 use ludus_engine::loops::{generate_board, pad_cells, Loops, BOARDS};
 use ludus_engine::{new_game, Game};
 use serde_json::{json, Value};
@@ -527,4 +527,115 @@ fn setup_fed_back_as_config_rebuilds_the_same_game() {
         4
     )
     .is_err());
+}
+
+// --- Each phase of the turn alone (numbered as docs/games/loops.md) --------------
+
+#[test]
+fn phase_1_reading_skips_the_bots_being_driven_home() {
+    let mut g = open_board();
+    g.bot_mut(1).returning = true;
+    let (actions, r) = g.read_actions(&[Some("EAST"), Some("WEST"), Some("up"), None]);
+    assert_eq!(
+        actions,
+        [
+            Action::Move(Dir::East),
+            Action::Stay,
+            Action::Stay,
+            Action::Stay
+        ]
+    );
+    // Only seat 2's answer was read and refused.
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0].seat, 2);
+}
+
+#[test]
+fn phase_2_a_cut_bot_is_driven_one_step_nearer_its_pad() {
+    let mut g = open_board();
+    place(&mut g, 0, 3, 3);
+    g.bot_mut(0).returning = true;
+    let mut actions = [Action::Move(Dir::South); 4];
+    g.drive_returning_bots(&mut actions);
+    // North comes first of the shortest steps in seat 0's frame.
+    assert_eq!(actions[0], Action::Move(Dir::North));
+    assert_eq!(actions[1], Action::Move(Dir::South), "not returning");
+    assert_eq!(pos(&g, 0), (3, 3), "driving decides, moving moves");
+}
+
+#[test]
+fn phase_3_two_bots_stepping_into_one_cell_the_token_holder_gets_it() {
+    let mut g = open_board();
+    place(&mut g, 0, 3, 3);
+    place(&mut g, 1, 5, 3);
+    let moved = g.move_bots(&[
+        Action::Move(Dir::East),
+        Action::Move(Dir::West),
+        Action::Stay,
+        Action::Stay,
+    ]);
+    assert_eq!(moved[0], MoveResult::Moved);
+    assert_eq!(moved[1], MoveResult::Blocked);
+    assert_eq!((pos(&g, 0), pos(&g, 1)), ((4, 3), (5, 3)));
+    assert!(g.bot(1).blocked);
+    assert!(trail(&g, 0).is_empty(), "trails are drawn in phase 4");
+}
+
+#[test]
+fn phase_4_a_bot_that_moved_off_its_land_extends_or_shortens_its_trail() {
+    let mut g = open_board();
+    set_trail(&mut g, 0, &[(2, 1), (3, 1)]);
+    place(&mut g, 0, 4, 1);
+    set_trail(&mut g, 1, &[(6, 2), (5, 2), (5, 3)]);
+    place(&mut g, 1, 6, 2);
+    g.draw_trails(&[MoveResult::Moved; 4]);
+    assert_eq!(trail(&g, 0), vec![(2, 1), (3, 1), (4, 1)]);
+    assert_eq!(trail(&g, 1), vec![(6, 2)]);
+}
+
+#[test]
+fn phase_5_standing_on_a_rivals_trail_cuts_it_and_sends_the_rival_home() {
+    let mut g = open_board();
+    set_trail(&mut g, 0, &[(2, 1), (3, 1), (3, 2)]);
+    place(&mut g, 0, 3, 2);
+    place(&mut g, 1, 3, 1);
+    g.cut_trails();
+    assert!(trail(&g, 0).is_empty());
+    assert!(g.bot(0).returning);
+    assert!(!g.bot(1).returning);
+}
+
+#[test]
+fn phase_6_back_on_its_land_a_bot_claims_its_trail_and_what_it_encloses() {
+    let mut g = open_board();
+    // Out of the pad at (1, 1), round (2, 1) and back onto its own (2, 0):
+    // the loop encloses (2, 1).
+    set_trail(&mut g, 0, &[(1, 2), (2, 2), (3, 2), (3, 1), (3, 0), (2, 0)]);
+    own(&mut g, 0, &[(2, 0)]);
+    place(&mut g, 0, 2, 0);
+    g.close_loops();
+    for cell in [(1, 2), (2, 2), (3, 2), (3, 1), (3, 0), (2, 1)] {
+        assert_eq!(g.owner_at(cell.0, cell.1), Some(0), "{cell:?}");
+    }
+    assert!(trail(&g, 0).is_empty());
+}
+
+#[test]
+fn phase_7_a_bot_driven_home_plays_again_once_on_its_pad() {
+    let mut g = open_board();
+    g.bot_mut(0).returning = true;
+    place(&mut g, 1, 4, 4);
+    g.bot_mut(1).returning = true;
+    g.arrive_home();
+    assert!(!g.bot(0).returning);
+    assert!(g.bot(1).returning);
+}
+
+#[test]
+fn phase_8_every_bot_scores_a_point_per_cell_it_owns() {
+    let mut g = open_board();
+    own(&mut g, 2, &[(4, 4), (4, 5)]);
+    g.score_cells();
+    let scores: Vec<u64> = (0..4).map(|s| g.bot(s).score).collect();
+    assert_eq!(scores, vec![4, 4, 6, 4]);
 }

@@ -1,9 +1,9 @@
-//! Reference values for `ludus_engine::pyrng`, produced once with the real
+//! Reference values for `ludus_engine::kaggle::pyrng`, produced once with the real
 //! CPython `random` module and numpy's legacy `RandomState` (versions in each
 //! block's comment) and pasted here. Floats are compared by their IEEE-754
 //! bits.
 
-use ludus_engine::pyrng::{Mt19937, NumpyRandomState, PyRandom};
+use ludus_engine::kaggle::pyrng::{Mt19937, NumpyRandomState, PyRandom};
 
 const PY_SEEDS: [u128; 5] = [0, 1, 42, (1 << 32) + 5, 123_456_789_012_345];
 

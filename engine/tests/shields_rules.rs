@@ -3,7 +3,7 @@
 mod grid_common;
 
 use grid_common::*;
-use ludus_engine::grid::{kind, mirror, Board};
+use ludus_engine::grid::{kind, mirror, Action, Board, Dir};
 use ludus_engine::shields::{generate_values, Shields, MAX_TURNS, SIDE};
 use ludus_engine::{new_game, Game};
 use serde_json::{json, Value};
@@ -469,4 +469,95 @@ fn setup_fed_back_as_config_rebuilds_the_same_game() {
     assert!(new_game("shields", &json!({"values": [[1, 2], [3, 1]]}), 0, 4).is_err());
     assert!(new_game("shields", &json!({"values": vec![vec![4; 4]; 4]}), 0, 4).is_err());
     assert!(new_game("shields", &json!({"values": vec![vec![1; 4]; 4]}), 0, 4).is_ok());
+}
+
+// --- Each phase of the turn alone (numbered as docs/games/shields.md) ------------
+
+#[test]
+fn phase_1_reading_forces_a_frozen_bot_to_stay_without_reading_it() {
+    let mut g = small();
+    g.bot_mut(2).frozen = 1;
+    let (actions, r) = g.read_actions(&[Some("EAST"), Some("SHIELD"), Some("WEST"), Some("x")]);
+    assert_eq!(actions[0], Action::Move(Dir::East));
+    assert_eq!(actions[2], Action::Stay);
+    assert_eq!(actions[3], Action::Stay);
+    // Seat 3's answer is refused; the frozen seat 2's was never read.
+    assert!(r.iter().all(|r| r.seat != 2) && r.iter().any(|r| r.seat == 3));
+}
+
+#[test]
+fn phase_2_moving_resets_progress_and_a_blocked_move_counts_as_a_stay() {
+    let mut g = small();
+    place(&mut g, 0, 2, 2);
+    g.bot_mut(0).progress = 2;
+    place(&mut g, 1, 3, 2);
+    place(&mut g, 2, 4, 4);
+    let stayed = g.move_bots(&[
+        Action::Move(Dir::North),
+        Action::Move(Dir::West),
+        Action::Stay,
+        Action::Shield,
+    ]);
+    assert_eq!(pos(&g, 0), (2, 1));
+    assert_eq!(g.bot(0).progress, 0);
+    // Seat 1 stepped into the cell seat 0 stood on: closed, so a stay.
+    assert_eq!(stayed, [false, true, true, false]);
+    assert_eq!(pos(&g, 1), (3, 2));
+}
+
+#[test]
+fn phase_3_a_shield_catches_the_rivals_staying_on_its_cells_or_backfires() {
+    let mut g = small();
+    own(&mut g, 0, &[(2, 2)], 1);
+    place(&mut g, 1, 2, 2);
+    g.bot_mut(1).progress = 1;
+    let actions = [Action::Shield, Action::Stay, Action::Shield, Action::Stay];
+    let mut stayed = [false, true, false, true];
+    let frozen = g.raise_shields(&actions, &mut stayed);
+    // Seat 1 is caught; seat 2's shield catches nobody and backfires.
+    assert_eq!(frozen, [false, true, true, false]);
+    assert_eq!(stayed, [false, false, false, true]);
+    assert_eq!(g.bot(1).progress, 0);
+    // Freezes start counting in phase 6.
+    assert_eq!(g.bot(1).frozen, 0);
+}
+
+#[test]
+fn phase_4_a_stay_takes_a_neutral_cell_and_raids_pay_the_bonus() {
+    let mut g = small();
+    place(&mut g, 0, 2, 0);
+    own(&mut g, 1, &[(2, 2)], 1);
+    place(&mut g, 2, 2, 2);
+    g.take_and_upgrade(&[true, false, true, false]);
+    assert_eq!((owner(&g, 2, 0), level(&g, 2, 0)), (Some(0), 1));
+    assert_eq!((owner(&g, 2, 2), level(&g, 2, 2)), (Some(2), 1));
+    // 8 × value 3 × level 1.
+    assert_eq!(g.bot(2).score, 24);
+    assert_eq!(g.bot(0).score, 0, "scoring is phase 5");
+}
+
+#[test]
+fn phase_5_every_bot_scores_its_cells_values_doubled_if_upgraded() {
+    let mut g = small();
+    own(&mut g, 1, &[(2, 0)], 2);
+    own(&mut g, 1, &[(1, 1)], 1);
+    g.score_cells();
+    // Homes are worth 1 at level 1; (2, 0) is 3 at level 2.
+    let scores: Vec<u64> = (0..4).map(|s| g.bot(s).score).collect();
+    assert_eq!(scores, vec![1, 1 + 6 + 1, 1, 1]);
+}
+
+#[test]
+fn phase_6_clocks_count_down_and_new_freezes_and_cooldowns_start() {
+    let mut g = small();
+    g.bot_mut(0).frozen = 2;
+    g.bot_mut(1).shield_cooldown = 1;
+    g.count_down(
+        &[Action::Stay, Action::Stay, Action::Shield, Action::Stay],
+        &[false, false, false, true],
+    );
+    assert_eq!(g.bot(0).frozen, 1);
+    assert_eq!(g.bot(1).shield_cooldown, 0);
+    assert_eq!(g.bot(2).shield_cooldown, 4);
+    assert_eq!(g.bot(3).frozen, 2);
 }

@@ -17,5 +17,6 @@ pub mod fences;
 pub mod halite;
 pub mod kore;
 pub mod loops;
+pub mod pirates;
 pub mod planet_wars;
 pub mod shields;

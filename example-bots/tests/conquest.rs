@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{play_native, player, sdk_reads_exactly, wins, Player};
+use common::{play_native, player, sdk_reads_exactly, strong_wins, Player};
 use ludus_example_bots::conquest::{Sample, Strategy};
 use serde_json::{json, Value};
 
@@ -21,7 +21,7 @@ fn sdk_types_read_every_conquest_observation_exactly() {
 
 #[test]
 fn the_strategy_beats_three_samples_in_most_matches() {
-    let (won, played) = wins::<Strategy, Sample>("conquest", &Value::Null, 0..24);
+    let (won, played) = strong_wins::<Strategy, Sample>("conquest", &Value::Null, 0..24);
     eprintln!("the strategy won {won} of {played} matches against three samples");
     assert!(
         won * 10 >= played * 8,

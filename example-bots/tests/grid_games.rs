@@ -4,13 +4,13 @@
 
 mod common;
 
-use common::{play_native, player, sdk_reads_exactly, wins};
+use common::{play_native, player, sdk_reads_exactly, strong_wins};
 use ludus_example_bots::{claim, loops, shields};
 use ludus_sdk::Bot;
 use serde_json::Value;
 
 fn assert_strategy_wins_most<Strong: Bot, Weak: Bot>(game: &str) {
-    let (won, played) = wins::<Strong, Weak>(game, &Value::Null, 0..12);
+    let (won, played) = strong_wins::<Strong, Weak>(game, &Value::Null, 0..12);
     eprintln!("{game}: the strategy won {won} of {played} matches against three samples");
     assert!(
         won * 10 >= played * 8,

@@ -137,6 +137,13 @@ pub fn play_until(
                 });
                 continue;
             }
+            if !game.asks(seat) {
+                record.push(SeatTurn {
+                    waiting: true,
+                    ..SeatTurn::default()
+                });
+                continue;
+            }
             game.observation(seat, &mut observation);
             let result = match runner.act(&observation, turn) {
                 Ok(r) => r,
@@ -157,11 +164,10 @@ pub fn play_until(
             let played = SeatTurn {
                 answer,
                 fault,
-                out: false,
                 fuel: result.fuel,
                 log: String::from_utf8_lossy(&result.log).into_owned(),
                 log_dropped: result.log_dropped,
-                refused: Vec::new(),
+                ..SeatTurn::default()
             };
             let stop = go_on(Progress::Answered {
                 turn,

@@ -39,6 +39,10 @@ pub struct SeatTurn {
     /// The seat is out of the match (too many faults in a row) and was not called.
     #[serde(default, skip_serializing_if = "is_false")]
     pub out: bool,
+    /// The game did not ask this seat this turn (not its move, in a game
+    /// played in turn order), so it was not called.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub waiting: bool,
     /// Fuel burnt.
     #[serde(default)]
     pub fuel: u64,

@@ -196,6 +196,61 @@ fn the_rule_books_python_sample_bots_play_every_grid_game() {
     }
 }
 
+/// The pirates sample, as written in Python, plays move for move as its
+/// Rust port does; and only the ship to move is called.
+#[test]
+fn the_python_pirates_sample_plays_like_its_rust_port_and_only_on_its_moves() {
+    let python = python_bot("example-bots/python", "pirates");
+    let rust = bot("pirates_sample");
+    let strategy = bot("pirates_strategy");
+    let play = |seat0: &Arc<BotModule>| {
+        ludus_host::play(&ludus_host::MatchSpec {
+            game: "pirates".into(),
+            config: serde_json::json!({"max_turns": 400}),
+            seed: 3,
+            limits: Limits::default(),
+            bots: vec![
+                seat0.clone(),
+                strategy.clone(),
+                rust.clone(),
+                strategy.clone(),
+            ],
+        })
+        .expect("the match is played")
+    };
+    let py = play(&python);
+    let rs = play(&rust);
+    assert!(py.outcome.is_some() && py.aborted.is_none());
+    assert_eq!(py.turns.len(), rs.turns.len());
+    let mut called = 0;
+    for (p, r) in py.turns.iter().zip(&rs.turns) {
+        let to_move = (p.turn as usize - 1) % 4;
+        for (seat, s) in p.seats.iter().enumerate() {
+            if seat != to_move {
+                assert!(
+                    s.waiting && s.fuel == 0 && s.answer.is_none(),
+                    "turn {}",
+                    p.turn
+                );
+            }
+        }
+        let s = &p.seats[to_move];
+        called += usize::from(!s.waiting);
+        assert!(s.fault.is_none(), "turn {}: {:?}", p.turn, s.fault);
+        assert!(s.refused.is_empty(), "turn {}: {:?}", p.turn, s.refused);
+        let bare = |a: &Option<String>| a.as_deref().map(|a| a.trim_matches('"').to_string());
+        assert_eq!(
+            bare(&p.seats[0].answer),
+            bare(&r.seats[0].answer),
+            "turn {}",
+            p.turn
+        );
+        assert_eq!(p.state_hash, r.state_hash, "turn {}", p.turn);
+    }
+    assert!(called > 0);
+    assert_eq!(py.outcome, rs.outcome);
+}
+
 /// The fences sample bot, as the rule book gives it in Python, plays its
 /// game move for move as its Rust port does.
 #[test]

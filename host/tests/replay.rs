@@ -52,6 +52,60 @@ fn one_thread_and_many_threads_give_the_same_bytes() {
     assert_eq!(sequential, parallel);
 }
 
+/// A short pirates match of the example bots: a game played in turn order.
+fn pirates(seed: u64) -> Replay {
+    ludus_host::play(&ludus_host::MatchSpec {
+        game: "pirates".into(),
+        config: serde_json::json!({"max_turns": 300}),
+        seed,
+        limits: Limits::default(),
+        bots: vec![
+            bot("pirates_strategy"),
+            bot("pirates_sample"),
+            bot("pirates_random"),
+            bot("pirates_sample"),
+        ],
+    })
+    .expect("the match is played")
+}
+
+#[test]
+fn a_game_in_turn_order_calls_only_the_seat_to_move_the_same_way_on_any_thread() {
+    let r = pirates(5);
+    assert!(r.outcome.is_some());
+    for t in &r.turns {
+        let to_move = (t.turn as usize - 1) % 4;
+        for (seat, s) in t.seats.iter().enumerate() {
+            if seat == to_move && !s.waiting {
+                assert!(s.answer.is_some() && s.fuel > 0, "turn {}", t.turn);
+            } else {
+                assert!(
+                    s.waiting && s.fuel == 0 && s.answer.is_none(),
+                    "turn {}",
+                    t.turn
+                );
+            }
+        }
+    }
+    let bytes = r.to_bytes(false);
+    let threads: Vec<Vec<u8>> = std::thread::scope(|scope| {
+        let h: Vec<_> = (0..2)
+            .map(|_| scope.spawn(|| pirates(5).to_bytes(false)))
+            .collect();
+        h.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert!(threads.iter().all(|b| *b == bytes));
+    let bots = [
+        "pirates_strategy",
+        "pirates_sample",
+        "pirates_random",
+        "pirates_sample",
+    ]
+    .map(bot)
+    .to_vec();
+    assert_eq!(ludus_host::verify(&r, bots).unwrap(), None);
+}
+
 #[test]
 fn a_replay_records_what_determines_the_match() {
     let r = expander_vs_random(9);

@@ -5,7 +5,7 @@
 //! This crate does that plumbing for you: implement [`Bot`] for your type,
 //! pick the game's typed observation and action (e.g. [`planet_wars`],
 //! [`kore`] or [`halite`], [`claim`], [`loops`] and [`shields`] for the
-//! four-bot grid games, [`conquest`] or [`fences`]), and
+//! four-bot grid games, [`conquest`], [`pirates`] or [`fences`]), and
 //! export it with [`export_bot!`].
 //!
 //! # A minimal Planet Wars bot
@@ -64,6 +64,7 @@ pub mod grid;
 pub mod halite;
 pub mod kore;
 pub mod loops;
+pub mod pirates;
 pub mod planet_wars;
 pub mod random;
 pub mod shields;

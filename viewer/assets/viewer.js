@@ -514,6 +514,8 @@
     const tbody = el("tbody");
     for (const t of P.doc.replay.turns) {
       const s = t.seats[seat] || {};
+      // Not its move in a game played in turn order: nothing to show.
+      if (s.waiting) continue;
       const what = el("td", { class: "l" });
       if (s.out) what.append(el("div", { class: "fault", text: "out of the match, not called" }));
       if (s.answer != null) {

@@ -27,6 +27,7 @@ pub const RENDERERS: &[(&str, &str)] = &[
     ("loops", include_str!("../assets/games/loops.js")),
     ("shields", include_str!("../assets/games/shields.js")),
     ("conquest", include_str!("../assets/games/conquest.js")),
+    ("pirates", include_str!("../assets/games/pirates.js")),
     ("fences", include_str!("../assets/games/fences.js")),
 ];
 

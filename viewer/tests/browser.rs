@@ -70,6 +70,7 @@ fn example_match(game: &ludus_engine::GameInfo) -> Replay {
     // Short matches keep the suite quick; other games play their default length.
     let config = match game.id {
         "planet-wars" => json!({"max_turns": 120}),
+        "pirates" => json!({"max_turns": 240}),
         _ => Value::Null,
     };
     play(game.id, config, 3, bots)
@@ -538,6 +539,25 @@ fn grid_view(t: usize) -> Value {
                      "trail": [], "alive": true, "frozen": t == 2}]})
 }
 
+fn pirates_view(t: usize) -> Value {
+    let t = t as i64;
+    let ship = |id: u8, q: i64, r: i64, health: i64| {
+        json!({"id": id, "q": q, "r": r, "s": -q - r, "health": health, "maxHealth": 400,
+               "cannons": 100, "gold": 100 * t, "potNums": 0, "illegalMoves": 0,
+               "paralyzed": t == 2, "whirlpoolDuration": if t == 2 { 3 } else { 0 }, "sight": 5})
+    };
+    json!({"move": t, "movesLeft": 10 - t, "yourId": 1, "toMove": 1 + t % 2,
+           "map": {"radius": 3, "islands": [[0, 0, 0], [2, -1, -1], [-2, 1, 1]],
+                   "shops": [[2, -1, -1]], "flagIslands": [[0, 0, 0], [-2, 1, 1]],
+                   "vortices": [[1, 1, -2]], "npcRing": 2},
+           "flag": {"q": 0, "r": 0, "s": 0},
+           "player1": ship(1, t - 1, -1, 400 - 100 * t), "player2": ship(2, 1, -2, 300),
+           "player3": null, "player4": null,
+           "npc1": {"id": 5, "q": -2, "r": 2, "s": 0, "health": 500, "maxHealth": 500, "cannons": 50,
+                    "sight": 4, "chasing": null, "firedAt": null},
+           "npc2": null, "eliminated": [3, 4, 6], "legalActions": ["e"]})
+}
+
 #[test]
 fn the_renderers_draw_their_games_documented_observations() {
     let _one = one_at_a_time();
@@ -552,12 +572,13 @@ fn the_renderers_draw_their_games_documented_observations() {
         json!(true)
     );
     type MadeUpView = fn(usize) -> Value;
-    let games: [(&str, MadeUpView); 5] = [
+    let games: [(&str, MadeUpView); 6] = [
         ("kore", kore_view),
         ("halite", halite_view),
         ("claim", grid_view),
         ("loops", grid_view),
         ("shields", grid_view),
+        ("pirates", pirates_view),
     ];
     for (game, view) in games {
         let views: Vec<Value> = (0..3).map(view).collect();

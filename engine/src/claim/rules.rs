@@ -7,6 +7,9 @@
 //! 5. [release cells over the cap](Claim::release_over_cap) (rule 6)
 //!
 //! and [the outcome](Claim::final_outcome) (rule 8).
+//!
+//! Every phase is public but hidden from the docs, so that a test can run
+//! it alone on a hand-made position.
 
 use super::{Claim, CELL_CAP};
 use crate::grid::{
@@ -55,10 +58,8 @@ impl Claim {
     }
 
     /// Rules 2 and 4: every seat's answer; late, missing or illegal is STAY.
-    pub(crate) fn read_actions(
-        &self,
-        answers: &[Option<&str>],
-    ) -> ([Action; PLAYERS], Vec<Rejection>) {
+    #[doc(hidden)]
+    pub fn read_actions(&self, answers: &[Option<&str>]) -> ([Action; PLAYERS], Vec<Rejection>) {
         grid::read_answers(answers, |s| self.bots[s].alive(), |s| self.legal_actions(s))
     }
 
@@ -67,7 +68,8 @@ impl Claim {
     /// otherwise the priority token. Stepping into your own cell is free;
     /// into any other cell starts a capture (an enemy's home needs two turns
     /// of staying, any other cell one). Returns what became of each move.
-    pub(crate) fn move_bots(&mut self, actions: &[Action; PLAYERS]) -> [MoveResult; PLAYERS] {
+    #[doc(hidden)]
+    pub fn move_bots(&mut self, actions: &[Action; PLAYERS]) -> [MoveResult; PLAYERS] {
         let targets: [Option<usize>; PLAYERS] = std::array::from_fn(|s| {
             let bot = &self.bots[s];
             match actions[s] {
@@ -116,7 +118,8 @@ impl Claim {
 
     /// Rule 3: a capturing bot that did not move this turn (it stayed, or
     /// its RETREAT was blocked) counts one turn; at zero the cell is its own.
-    pub(crate) fn complete_captures(&mut self, moved: &[MoveResult; PLAYERS]) {
+    #[doc(hidden)]
+    pub fn complete_captures(&mut self, moved: &[MoveResult; PLAYERS]) {
         for (seat, &result) in moved.iter().enumerate() {
             let bot = &mut self.bots[seat];
             let Some(cell) = bot.capture_target else {
@@ -145,7 +148,8 @@ impl Claim {
     /// lost its home, or is cut off (neither its cell nor a cell next to it
     /// is land joined to its home), is out: all its land turns neutral.
     /// Decided for every bot at once.
-    pub(crate) fn cut_off_land_and_bots(&mut self) {
+    #[doc(hidden)]
+    pub fn cut_off_land_and_bots(&mut self) {
         let joined: Vec<Vec<bool>> = (0..PLAYERS).map(|s| self.connected_land(s)).collect();
         let mut out = [false; PLAYERS];
         for seat in 0..PLAYERS {
@@ -181,7 +185,8 @@ impl Claim {
     /// a tie goes to the first in the bot's own mirrored frame, row by row.
     /// If no such cell exists (its land is a single line from home to the
     /// bot), the cell it stands on is released.
-    pub(crate) fn release_over_cap(&mut self) {
+    #[doc(hidden)]
+    pub fn release_over_cap(&mut self) {
         for seat in (0..PLAYERS).filter(|&s| self.bots[s].alive()) {
             // One release per cell over the cap, counted once beforehand.
             for _ in CELL_CAP..self.owned_count(seat) {

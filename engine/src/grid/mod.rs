@@ -171,19 +171,8 @@ const MAX_QUOTE: usize = 40;
 /// `STAY`, `RETREAT`, `SHIELD`, or `N`, `E`, `S`, `W`), bare or as a JSON
 /// string (`"EAST"`, as the SDK sends it), surrounding whitespace ignored.
 pub fn parse_action(raw: &str) -> Result<Action, String> {
-    let trimmed = raw.trim();
-    let owned;
-    let word = if trimmed.starts_with('"') {
-        match serde_json::from_str::<Value>(trimmed) {
-            Ok(Value::String(s)) => {
-                owned = s;
-                owned.trim()
-            }
-            _ => return Err(format!("{} is not a valid JSON string", quote(trimmed))),
-        }
-    } else {
-        trimmed
-    };
+    let word = answer_word(raw)?;
+    let word = word.as_ref();
     Ok(match word {
         "NORTH" | "N" => Action::Move(Dir::North),
         "EAST" | "E" => Action::Move(Dir::East),
@@ -200,6 +189,20 @@ pub fn parse_action(raw: &str) -> Result<Action, String> {
             ))
         }
     })
+}
+
+/// The word of a raw answer given bare or as a JSON string (`"EAST"`, as
+/// the SDK sends it), surrounding whitespace trimmed; an answer that opens
+/// a JSON string and is not one is refused with the reason.
+pub(crate) fn answer_word(raw: &str) -> Result<std::borrow::Cow<'_, str>, String> {
+    let trimmed = raw.trim();
+    if !trimmed.starts_with('"') {
+        return Ok(trimmed.into());
+    }
+    match serde_json::from_str::<Value>(trimmed) {
+        Ok(Value::String(s)) => Ok(s.trim().to_string().into()),
+        _ => Err(format!("{} is not a valid JSON string", quote(trimmed))),
+    }
 }
 
 /// `s` in quotes, shortened to [`MAX_QUOTE`] bytes.

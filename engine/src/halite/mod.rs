@@ -3,7 +3,8 @@
 //! turn (one `env.step`) is
 //!
 //! 1. bind actions;
-//! 2. per seat, in seat order: spawns, converts, moves;
+//! 2. per seat, in seat order: spawns, converts, moves, the converts'
+//!    surplus banked;
 //! 3. ship–ship collisions;
 //! 4. ship–shipyard collisions;
 //! 5. deposits;
@@ -12,15 +13,15 @@
 //! 8. the turn counter;
 //! 9. eliminations;
 //! 10. the last-fleet check;
+//! 11. the reference's reward update;
+//! 12. its turn limit.
 //!
-//! then the reference's reward update and its turn limit.
-//!
-//! Submodules: [`board`] (the starting board), [`actions`] (answers),
-//! `rules` (the phases), `observation` (what a seat sees). Python's ints and
-//! floats are [`crate::pynum`], shared with Kore.
+//! Submodules: [`actions`] (answers), `rules` (the phases), `observation`
+//! (what a seat sees). What Halite shares with Kore (Python's numbers, JSON
+//! and random generators, the board generator, uids, seats) is
+//! [`crate::kaggle`].
 
 pub mod actions;
-pub mod board;
 
 mod observation;
 mod rules;
@@ -30,10 +31,14 @@ use std::fmt::Write;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-pub use crate::pynum::Num;
+pub use crate::kaggle::pynum::Num;
+pub use crate::kaggle::{Status, Uid, REMAINING_OVERAGE_TIME};
 pub use actions::Action;
 pub use rules::kind as rejection_kind;
 
+use crate::kaggle::{
+    populate_board, BoardText, CellIndex, ConfigReader, Generator, NewUids, Seats,
+};
 use crate::{EngineError, Game, GameInfo, Outcome, Rejection, Seat};
 
 /// The registry entry.
@@ -52,10 +57,6 @@ pub const INFO: GameInfo = GameInfo {
 /// Every seat's bank at the start: the reference's default reward, which
 /// `populate_board` uses as the starting halite of each player.
 pub const STARTING_BANK: i64 = 5000;
-
-/// `remainingOverageTime` in every observation: the reference's default. Ludus
-/// limits time with fuel, so it never decreases.
-pub const REMAINING_OVERAGE_TIME: i64 = 60;
 
 /// The game's configuration: the reference's `configuration` fields.
 #[derive(Debug, Clone, PartialEq)]
@@ -122,75 +123,29 @@ impl Config {
     }
 }
 
+/// Where each seat's first ship starts, as `populate_board` places them.
+pub fn starting_positions(size: usize, players: usize) -> Vec<usize> {
+    match players {
+        1 => vec![size * (size / 2) + size / 2],
+        2 => vec![
+            size * (size / 2) + size / 4,
+            size * (size / 2) + (3 * size).div_ceil(4) - 1,
+        ],
+        _ => vec![
+            size * (size / 4) + size / 4,
+            size * (size / 4) + 3 * size / 4,
+            size * (3 * size / 4) + size / 4,
+            size * (3 * size / 4) + 3 * size / 4,
+        ],
+    }
+}
+
 /// Bounds on config values (the reference has lower bounds only); they keep
 /// every quantity of a game far from overflow and every assertion of the
 /// reference true.
 pub const MAX_EPISODE_STEPS: i64 = 100_000;
 pub const MAX_SIZE: i64 = 100;
 pub const MAX_AMOUNT: i64 = 1_000_000_000;
-
-/// A seat's status word, as the reference's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    Active,
-    Done,
-    /// Never produced by answers: Ludus passes a faulting bot's turn as no
-    /// answer. Kept so the status set is the reference's.
-    Error,
-    Invalid,
-}
-
-impl Status {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Active => "ACTIVE",
-            Status::Done => "DONE",
-            Status::Error => "ERROR",
-            Status::Invalid => "INVALID",
-        }
-    }
-}
-
-/// An asset's uid, written `"{step}-{n}"`: the step it was created in (the
-/// step it appears in the observation of) and a counter from 1 within that
-/// step.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Uid {
-    pub step: u32,
-    pub n: u32,
-}
-
-impl Uid {
-    /// Reads `"{step}-{n}"` written as Python writes ints (no sign, no
-    /// leading zeros); anything else names no asset.
-    pub fn parse(text: &str) -> Option<Uid> {
-        let (a, b) = text.split_once('-')?;
-        Some(Uid {
-            step: canonical_u32(a)?,
-            n: canonical_u32(b)?,
-        })
-    }
-
-    pub fn write(self, out: &mut String) {
-        let _ = write!(out, "{}-{}", self.step, self.n);
-    }
-}
-
-impl std::fmt::Display for Uid {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}-{}", self.step, self.n)
-    }
-}
-
-fn canonical_u32(s: &str) -> Option<u32> {
-    let ok =
-        !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && (s == "0" || !s.starts_with('0'));
-    if ok {
-        s.parse().ok()
-    } else {
-        None
-    }
-}
 
 /// A ship.
 #[derive(Debug, Clone, PartialEq)]
@@ -201,8 +156,9 @@ pub struct Ship {
     pub pos: usize,
     /// Cargo.
     pub halite: Num,
-    /// The action bound this turn (never `Spawn`).
-    pub(crate) action: Option<Action>,
+    /// The action bound this turn (phase 1; never `Spawn`), cleared when
+    /// it has been carried out (phase 6).
+    pub action: Option<Action>,
     pub(crate) alive: bool,
 }
 
@@ -217,6 +173,13 @@ impl Ship {
             alive: true,
         }
     }
+
+    /// Whether the ship is in play. Ships destroyed during a step are only
+    /// removed at its end (phase 8), so a phase run alone leaves them with
+    /// this false.
+    pub fn is_alive(&self) -> bool {
+        self.alive
+    }
 }
 
 /// A shipyard.
@@ -225,7 +188,8 @@ pub struct Shipyard {
     pub uid: Uid,
     pub owner: Seat,
     pub pos: usize,
-    pub(crate) spawn: bool,
+    /// Told to `SPAWN` this turn (phase 1), until it has (phase 2.1).
+    pub spawn: bool,
     pub(crate) alive: bool,
 }
 
@@ -239,6 +203,11 @@ impl Shipyard {
             alive: true,
         }
     }
+
+    /// Whether the shipyard is in play (see [`Ship::is_alive`]).
+    pub fn is_alive(&self) -> bool {
+        self.alive
+    }
 }
 
 /// Why the game ended.
@@ -249,9 +218,6 @@ pub enum EndReason {
     /// Fewer than two seats were still active after this step.
     LastFleet,
 }
-
-/// Marks "no ship / no shipyard here" in the per-cell indices.
-const NONE: u32 = u32::MAX;
 
 /// A game of Halite.
 #[derive(Debug, Clone)]
@@ -268,70 +234,24 @@ pub struct Halite {
     /// Every shipyard, in the same kind of order.
     shipyards: Vec<Shipyard>,
     banks: Vec<Num>,
-    statuses: Vec<Status>,
-    /// `None` is the reference's `null` (an invalid seat).
-    rewards: Vec<Option<Num>>,
+    seats: Seats,
     /// Per seat: halite its ships ever mined (the placement ladder's third key).
     mined: Vec<Num>,
     /// Per seat: the step it was declared invalid.
     invalid_at: Vec<Option<u32>>,
     ended: Option<(EndReason, u32)>,
-    /// Per cell: the ship on it after collisions (scratch of `step`).
-    occupant: Vec<u32>,
-    /// Per cell: the live shipyard on it.
-    yard_at: Vec<u32>,
+    /// The live ship on each cell, as of the last ship collisions (phase 3)
+    /// or the end of the last step.
+    occupant: CellIndex,
+    /// The live shipyard on each cell.
+    yard_at: CellIndex,
     /// Uids handed out in the current step.
-    uid_counter: u32,
-    /// `"halite":[...],"players":[...]` as of `step`, shared by every
-    /// seat's observation: written once per step.
-    board_text: std::cell::RefCell<Option<(u32, String)>>,
+    new_uids: NewUids,
+    /// What every seat's observation shares, once written this step.
+    board_text: BoardText,
 }
 
-fn config_error(reason: impl Into<String>) -> EngineError {
-    EngineError::Config {
-        game: INFO.id,
-        reason: reason.into(),
-    }
-}
-
-/// A config number: JSON ints are Python ints, anything else a float.
-fn json_num(key: &str, value: &Value) -> Result<Num, EngineError> {
-    match value {
-        Value::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                Ok(Num::Int(i))
-            } else if n.is_u64() {
-                Err(config_error(format!("`{key}` is too large")))
-            } else {
-                Ok(Num::Float(n.as_f64().unwrap_or(f64::NAN)))
-            }
-        }
-        other => Err(config_error(format!(
-            "`{key}` is {other}; it must be a number"
-        ))),
-    }
-}
-
-fn int_field(key: &str, value: &Value, min: i64, max: i64) -> Result<i64, EngineError> {
-    match json_num(key, value)? {
-        Num::Int(i) if (min..=max).contains(&i) => Ok(i),
-        _ => Err(config_error(format!(
-            "`{key}` is {value}; it must be a whole number from {min} to {max}"
-        ))),
-    }
-}
-
-fn num_field(key: &str, value: &Value, max: f64) -> Result<Num, EngineError> {
-    let n = json_num(key, value)?;
-    let f = n.to_f64();
-    if (0.0..=max).contains(&f) {
-        Ok(n)
-    } else {
-        Err(config_error(format!(
-            "`{key}` is {value}; it must be a number from 0 to {max}"
-        )))
-    }
-}
+const READ: ConfigReader = ConfigReader { game: INFO.id };
 
 impl Halite {
     /// Sets up a game from its JSON config: `null`, or an object overriding
@@ -350,33 +270,33 @@ impl Halite {
                     match key.as_str() {
                         "randomSeed" => seed_value = v.clone(),
                         "episodeSteps" => {
-                            c.episode_steps = int_field(key, v, 1, MAX_EPISODE_STEPS)? as u32
+                            c.episode_steps = READ.int(key, v, 1, MAX_EPISODE_STEPS)? as u32
                         }
-                        "size" => c.size = int_field(key, v, 2, MAX_SIZE)? as usize,
-                        "startingHalite" => c.starting_halite = int_field(key, v, 0, MAX_AMOUNT)?,
-                        "spawnCost" => c.spawn_cost = int_field(key, v, 0, MAX_AMOUNT)?,
-                        "convertCost" => c.convert_cost = int_field(key, v, 0, MAX_AMOUNT)?,
-                        "maxCellHalite" => c.max_cell_halite = int_field(key, v, 0, MAX_AMOUNT)?,
-                        "moveCost" => c.move_cost = num_field(key, v, 1.0)?,
-                        "collectRate" => c.collect_rate = num_field(key, v, 1.0)?,
-                        "regenRate" => c.regen_rate = num_field(key, v, 10.0)?,
-                        "agentTimeout" => c.agent_timeout = num_field(key, v, 1e9)?,
-                        "actTimeout" => c.act_timeout = num_field(key, v, 1e9)?,
-                        "runTimeout" => c.run_timeout = num_field(key, v, 1e9)?,
+                        "size" => c.size = READ.int(key, v, 2, MAX_SIZE)? as usize,
+                        "startingHalite" => c.starting_halite = READ.int(key, v, 0, MAX_AMOUNT)?,
+                        "spawnCost" => c.spawn_cost = READ.int(key, v, 0, MAX_AMOUNT)?,
+                        "convertCost" => c.convert_cost = READ.int(key, v, 0, MAX_AMOUNT)?,
+                        "maxCellHalite" => c.max_cell_halite = READ.int(key, v, 0, MAX_AMOUNT)?,
+                        "moveCost" => c.move_cost = READ.num(key, v, 1.0)?,
+                        "collectRate" => c.collect_rate = READ.num(key, v, 1.0)?,
+                        "regenRate" => c.regen_rate = READ.num(key, v, 10.0)?,
+                        "agentTimeout" => c.agent_timeout = READ.num(key, v, 1e9)?,
+                        "actTimeout" => c.act_timeout = READ.num(key, v, 1e9)?,
+                        "runTimeout" => c.run_timeout = READ.num(key, v, 1e9)?,
                         other => {
-                            return Err(config_error(format!(
+                            return Err(READ.error(format!(
                                 "unknown field `{}`; the config takes the reference's fields \
                                  episodeSteps, size, startingHalite, spawnCost, convertCost, \
                                  moveCost, collectRate, regenRate, maxCellHalite, randomSeed, \
                                  agentTimeout, actTimeout, runTimeout",
-                                actions::shorten(other)
+                                crate::kaggle::shorten(other)
                             )))
                         }
                     }
                 }
             }
             _ => {
-                return Err(config_error(
+                return Err(READ.error(
                     "the config must be null or an object of the reference's configuration fields",
                 ))
             }
@@ -385,7 +305,7 @@ impl Halite {
             .as_u64()
             .and_then(|s| u32::try_from(s).ok())
             .ok_or_else(|| {
-                config_error(format!(
+                READ.error(format!(
                     "the random seed is {seed_value}; the reference's generators take seeds \
                      from 0 to 4294967295"
                 ))
@@ -398,50 +318,53 @@ impl Halite {
         // The reference places starting ships for 1, 2 or 4 agents only.
         crate::registry::check_players(&INFO, players)?;
         let size = config.size;
-        let halite = board::generate_halite(size, config.starting_halite, config.random_seed)
-            .ok_or_else(|| {
-                config_error(format!(
-                    "the board of seed {} and size {size} has no halite (the reference \
-                     divides by zero); choose another seed or size",
-                    config.random_seed
-                ))
-            })?;
-        let ships = board::starting_positions(size, players)
+        let halite = populate_board(Generator {
+            size,
+            total: config.starting_halite,
+            seed: config.random_seed,
+            symmetric_quarter: false,
+        })
+        .ok_or_else(|| {
+            READ.error(format!(
+                "the board of seed {} and size {size} has no halite (the reference \
+                 divides by zero); choose another seed or size",
+                config.random_seed
+            ))
+        })?;
+        let ships = starting_positions(size, players)
             .into_iter()
             .enumerate()
             .map(|(seat, pos)| {
-                Ship::new(
-                    Uid {
-                        step: 0,
-                        n: seat as u32 + 1,
-                    },
-                    seat,
-                    pos,
-                    Num::Int(0),
-                )
+                let uid = Uid {
+                    step: 0,
+                    n: seat as u32 + 1,
+                };
+                Ship::new(uid, seat, pos, Num::Int(0))
             })
             .collect();
         let mut config_json = String::new();
         config.write_json(&mut config_json);
-        Ok(Halite {
+        let banks = vec![Num::Int(STARTING_BANK); players];
+        let mut game = Halite {
             config_json,
             players,
             step: 0,
             halite: halite.into_iter().map(Num::Int).collect(),
             ships,
             shipyards: Vec::new(),
-            banks: vec![Num::Int(STARTING_BANK); players],
-            statuses: vec![Status::Active; players],
-            rewards: vec![Some(Num::Int(STARTING_BANK)); players],
+            seats: Seats::new(&banks),
+            banks,
             mined: vec![Num::Int(0); players],
             invalid_at: vec![None; players],
             ended: None,
-            occupant: vec![NONE; size * size],
-            yard_at: vec![NONE; size * size],
-            uid_counter: 0,
-            board_text: Default::default(),
+            occupant: CellIndex::new(size * size),
+            yard_at: CellIndex::new(size * size),
+            new_uids: NewUids::default(),
+            board_text: BoardText::default(),
             config,
-        })
+        };
+        game.index_cells();
+        Ok(game)
     }
 
     /// A game on a hand-made board, for tests and tools: `halite` per cell,
@@ -458,27 +381,42 @@ impl Halite {
         let players = banks.len();
         let cells = config.size * config.size;
         if halite.len() != cells {
-            return Err(config_error(format!(
-                "the board has {} cells, not {cells}",
-                halite.len()
-            )));
+            return Err(READ.error(format!("the board has {} cells, not {cells}", halite.len())));
         }
         if ships.iter().any(|s| s.owner >= players || s.pos >= cells)
             || shipyards
                 .iter()
                 .any(|y| y.owner >= players || y.pos >= cells)
         {
-            return Err(config_error("an asset has no seat or lies off the board"));
+            return Err(READ.error("an asset has no seat or lies off the board"));
         }
         let mut g = Self::new(config, players)?;
         g.step = step;
         g.halite = halite;
         g.ships = ships;
         g.shipyards = shipyards;
-        g.rewards = banks.iter().map(|b| Some(*b)).collect();
+        g.seats = Seats::new(&banks);
         g.banks = banks;
-        g.board_text = Default::default();
+        g.index_cells();
         Ok(g)
+    }
+
+    /// Which ship and which shipyard stand on each cell. Between steps a
+    /// cell holds at most one ship; during phase 2 ships move, convert and
+    /// spawn, and phase 3 indexes them again.
+    fn index_cells(&mut self) {
+        self.yard_at.clear_all();
+        for (i, y) in self.shipyards.iter().enumerate() {
+            if y.alive {
+                self.yard_at.set(y.pos, i);
+            }
+        }
+        self.occupant.clear_all();
+        for (i, s) in self.ships.iter().enumerate() {
+            if s.alive {
+                self.occupant.set(s.pos, i);
+            }
+        }
     }
 
     pub fn config(&self) -> &Config {
@@ -512,12 +450,12 @@ impl Halite {
 
     /// Per seat: its status.
     pub fn seat_statuses(&self) -> &[Status] {
-        &self.statuses
+        self.seats.statuses()
     }
 
     /// Per seat: its reward (`None` for invalid seats).
     pub fn seat_rewards(&self) -> &[Option<Num>] {
-        &self.rewards
+        self.seats.rewards()
     }
 
     /// Per seat: halite its ships ever mined.
@@ -532,7 +470,7 @@ impl Halite {
 
     /// The game is over when no seat is active.
     pub fn is_over(&self) -> bool {
-        self.statuses.iter().all(|s| *s != Status::Active)
+        self.seats.is_over()
     }
 }
 
@@ -563,16 +501,18 @@ impl Game for Halite {
     /// "configuration": <the reference's configuration>}`.
     fn observation(&self, seat: Seat, out: &mut String) {
         out.clear();
-        out.push_str("{\"observation\":");
-        self.write_observation(seat, out);
-        out.push_str(",\"configuration\":");
-        out.push_str(&self.config_json);
-        out.push('}');
+        crate::kaggle::write_agent_view(out, seat, self.step, &self.config_json, |out| {
+            self.board_text
+                .append_to(out, |text| self.write_board(text))
+        });
     }
 
     fn reference_observation(&self, seat: Seat, out: &mut String) {
         out.clear();
-        self.write_observation(seat, out);
+        crate::kaggle::write_observation(out, seat, self.step, |out| {
+            self.board_text
+                .append_to(out, |text| self.write_board(text))
+        });
     }
 
     /// One `env.step`, phase by phase in the reference's order. Stepping a
@@ -581,11 +521,15 @@ impl Game for Halite {
         if self.is_over() {
             return Vec::new();
         }
-        *self.board_text.get_mut() = None;
         let mut rejections = Vec::new();
+        self.board_text.forget();
+        self.new_uids.reset();
         self.bind_actions(answers, &mut rejections);
         for seat in 0..self.players {
-            self.process_seat_actions(seat, &mut rejections);
+            self.spawn_ships(seat, &mut rejections);
+            let surplus = self.convert_ships(seat, &mut rejections);
+            self.move_ships(seat);
+            self.bank_convert_surplus(seat, surplus);
         }
         self.ship_collisions();
         self.ship_shipyard_collisions();
@@ -630,8 +574,8 @@ impl Game for Halite {
         }
         for seat in 0..self.players {
             h.update(self.banks[seat].hash_bytes());
-            h.update(self.statuses[seat].as_str().as_bytes());
-            match self.rewards[seat] {
+            h.update(self.seats.status(seat).as_str().as_bytes());
+            match self.seats.rewards()[seat] {
                 None => h.update([0u8]),
                 Some(r) => {
                     h.update([1u8]);
@@ -663,13 +607,10 @@ impl Game for Halite {
     /// The reference's rewards: ints and floats as it has them, `null` for
     /// an invalid seat.
     fn rewards(&self) -> Vec<Value> {
-        self.rewards
-            .iter()
-            .map(|r| r.map_or(Value::Null, Num::to_json_value))
-            .collect()
+        self.seats.rewards_json()
     }
 
     fn statuses(&self) -> Vec<&'static str> {
-        self.statuses.iter().map(|s| s.as_str()).collect()
+        self.seats.status_words()
     }
 }

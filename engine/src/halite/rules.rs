@@ -4,7 +4,11 @@
 //! `core.py`):
 //!
 //! 1. [bind actions](Halite::bind_actions)
-//! 2. [per seat: spawns, converts, moves](Halite::process_seat_actions)
+//! 2. per seat, in seat order:
+//!    1. [spawns](Halite::spawn_ships)
+//!    2. [converts](Halite::convert_ships)
+//!    3. [moves](Halite::move_ships)
+//!    4. [the converts' surplus banked](Halite::bank_convert_surplus)
 //! 3. [ship–ship collisions](Halite::ship_collisions)
 //! 4. [ship–shipyard collisions](Halite::ship_shipyard_collisions)
 //! 5. [deposits](Halite::deposit)
@@ -13,11 +17,15 @@
 //! 8. [the turn counter](Halite::advance_turn)
 //! 9. [eliminations](Halite::eliminate)
 //! 10. [the last-fleet check](Halite::last_fleet_check)
+//! 11. [rewards](Halite::update_rewards)
+//! 12. [the turn limit](Halite::turn_limit)
 //!
-//! then [rewards](Halite::update_rewards) and [the turn limit](Halite::turn_limit).
+//! Every phase is public but hidden from the docs, so that a test can run
+//! it alone on a hand-made board.
 
-use super::actions::{parse_answer, shorten, Action, Answer};
-use super::{EndReason, Halite, Num, Ship, Shipyard, Status, Uid, NONE};
+use super::actions::{parse_answer, Action, Answer};
+use super::{EndReason, Halite, Num, Ship, Shipyard, Status, Uid};
+use crate::kaggle::Refusals;
 use crate::{Outcome, Rejection, Seat};
 
 /// Rejection kinds.
@@ -36,51 +44,7 @@ pub mod kind {
     /// the ship stays (and mines).
     pub const CONVERT_REFUSED: &str = "convert_refused";
     /// More refusals than are recorded one by one in a turn.
-    pub const MORE_REFUSALS: &str = "more_refusals";
-}
-
-/// Refusals recorded one by one per seat and turn; the rest are counted.
-const MAX_REFUSALS_PER_TURN: usize = 50;
-
-/// Collects a seat's refusals of one turn, capped.
-struct Refusals<'a> {
-    out: &'a mut Vec<Rejection>,
-    seat: Seat,
-    count: usize,
-}
-
-impl<'a> Refusals<'a> {
-    fn new(out: &'a mut Vec<Rejection>, seat: Seat) -> Self {
-        Refusals {
-            out,
-            seat,
-            count: 0,
-        }
-    }
-
-    fn push(&mut self, kind: &str, reason: impl FnOnce() -> String) {
-        self.count += 1;
-        if self.count <= MAX_REFUSALS_PER_TURN {
-            self.out.push(Rejection {
-                seat: self.seat,
-                kind: kind.to_string(),
-                reason: reason(),
-            });
-        }
-    }
-}
-
-impl Drop for Refusals<'_> {
-    fn drop(&mut self) {
-        if self.count > MAX_REFUSALS_PER_TURN {
-            let more = self.count - MAX_REFUSALS_PER_TURN;
-            self.out.push(Rejection {
-                seat: self.seat,
-                kind: kind::MORE_REFUSALS.to_string(),
-                reason: format!("{more} more refusals this turn were not recorded one by one"),
-            });
-        }
-    }
+    pub use crate::kaggle::MORE_REFUSALS;
 }
 
 fn is_move(action: Option<Action>) -> bool {
@@ -91,30 +55,6 @@ fn is_move(action: Option<Action>) -> bool {
 }
 
 impl Halite {
-    /// The next uid of this step (`f"{step + 1}-{n}"`, one counter for all
-    /// seats).
-    fn next_uid(&mut self) -> Uid {
-        self.uid_counter += 1;
-        Uid {
-            step: self.step + 1,
-            n: self.uid_counter,
-        }
-    }
-
-    /// The cell one step from `pos` in `action`'s direction, wrapping:
-    /// NORTH is one row up (`index - size`), EAST one column right.
-    pub(crate) fn neighbour(&self, pos: usize, action: Action) -> usize {
-        let size = self.config.size;
-        let (row, col) = (pos / size, pos % size);
-        match action {
-            Action::North => ((row + size - 1) % size) * size + col,
-            Action::South => ((row + 1) % size) * size + col,
-            Action::East => row * size + (col + 1) % size,
-            Action::West => row * size + (col + size - 1) % size,
-            Action::Convert | Action::Spawn => pos,
-        }
-    }
-
     /// Phase 1: the board as the reference rebuilds it from the observation
     /// (every shipyard's cell holds int 0), and each seat's answer bound to
     /// its assets. An active seat without an answer, with an answer that is
@@ -123,19 +63,17 @@ impl Halite {
     /// out after this step. A key naming none of the
     /// seat's assets, `SPAWN` for a ship and a ship's action for a shipyard
     /// are ignored. Seats that are not active are not asked.
-    pub(crate) fn bind_actions(&mut self, answers: &[Option<&str>], out: &mut Vec<Rejection>) {
-        self.uid_counter = 0;
-        self.yard_at.fill(NONE);
-        for (i, y) in self.shipyards.iter_mut().enumerate() {
+    #[doc(hidden)]
+    pub fn bind_actions(&mut self, answers: &[Option<&str>], out: &mut Vec<Rejection>) {
+        for y in &mut self.shipyards {
             y.spawn = false;
-            self.yard_at[y.pos] = i as u32;
             self.halite[y.pos] = Num::Int(0);
         }
         for s in &mut self.ships {
             s.action = None;
         }
         for seat in 0..self.players {
-            if self.statuses[seat] != Status::Active {
+            if !self.seats.is_active(seat) {
                 continue;
             }
             let Some(text) = answers.get(seat).copied().flatten() else {
@@ -172,7 +110,7 @@ impl Halite {
     }
 
     fn disqualify(&mut self, seat: Seat) {
-        self.statuses[seat] = Status::Invalid;
+        self.seats.disqualify(seat, Status::Invalid);
         self.invalid_at[seat] = Some(self.step + 1);
     }
 
@@ -180,7 +118,7 @@ impl Halite {
     fn bind_seat(
         &mut self,
         seat: Seat,
-        entries: &[(super::actions::Key<'_>, Action)],
+        entries: &[(crate::kaggle::pyjson::PyStr<'_>, Action)],
         out: &mut Vec<Rejection>,
     ) {
         // The seat's assets by uid: (uid, is a shipyard, index).
@@ -214,29 +152,21 @@ impl Halite {
                     format!("{uid} is {what}; {} does not apply to it", a.name())
                 }),
                 (None, _) => refusals.push(kind::UNKNOWN_ASSET, || {
-                    let name = key
-                        .as_str()
-                        .map_or("a key with a lone surrogate".to_string(), |k| {
-                            shorten(&format!("{k:?}"))
-                        });
-                    format!("{name} is none of your ships or shipyards; ignored")
+                    format!(
+                        "{} is none of your ships or shipyards; ignored",
+                        key.describe()
+                    )
                 }),
             }
         }
     }
 
-    /// Phase 2, for one seat: its spawns (shipyards in order; each needs
-    /// `spawnCost` in the bank), then its ships in order: `CONVERT` (not on a
-    /// shipyard, and cargo + bank ≥ `convertCost`; a shortfall is taken from
-    /// the bank at once, a surplus is banked only after all of the seat's
-    /// converts) or a move of one cell, wrapping. New assets get this step's
-    /// next uid.
-    pub(crate) fn process_seat_actions(&mut self, seat: Seat, out: &mut Vec<Rejection>) {
+    /// Phase 2.1, for one seat: its shipyards, in order, spawn a ship with
+    /// no cargo where told to and `spawnCost` is in the bank, which pays it.
+    #[doc(hidden)]
+    pub fn spawn_ships(&mut self, seat: Seat, out: &mut Vec<Rejection>) {
         let spawn_cost = Num::Int(self.config.spawn_cost);
-        let convert_cost = Num::Int(self.config.convert_cost);
-        let keep_after_move = Num::Int(1) - self.config.move_cost;
         let mut refusals = Refusals::new(out, seat);
-
         for i in 0..self.shipyards.len() {
             let y = &self.shipyards[i];
             if y.owner != seat || !y.spawn {
@@ -246,7 +176,7 @@ impl Halite {
             self.shipyards[i].spawn = false;
             if self.banks[seat] >= spawn_cost {
                 self.banks[seat] = self.banks[seat] - spawn_cost;
-                let new = self.next_uid();
+                let new = self.new_uids.next(self.step);
                 self.ships.push(Ship::new(new, seat, pos, Num::Int(0)));
             } else {
                 let bank = self.banks[seat];
@@ -259,65 +189,90 @@ impl Halite {
                 });
             }
         }
+    }
 
-        let mut leftover = Num::Int(0);
+    /// Phase 2.2, for one seat: its ships told to `CONVERT`, in order,
+    /// become shipyards where the cell has none and cargo + bank ≥
+    /// `convertCost`; the cell's halite becomes the int 0. A shortfall is
+    /// taken from the bank at once; the surplus over the cost is returned,
+    /// to be banked after the seat's moves (phase 2.4), so that one convert
+    /// cannot fund the next.
+    #[doc(hidden)]
+    pub fn convert_ships(&mut self, seat: Seat, out: &mut Vec<Rejection>) -> Num {
+        let convert_cost = Num::Int(self.config.convert_cost);
+        let mut refusals = Refusals::new(out, seat);
+        let mut surplus = Num::Int(0);
         for i in 0..self.ships.len() {
             let s = &self.ships[i];
-            if s.owner != seat || !s.alive {
+            if s.owner != seat || !s.alive || s.action != Some(Action::Convert) {
                 continue;
             }
             let (uid, pos, cargo) = (s.uid, s.pos, s.halite);
-            match s.action {
-                Some(Action::Convert) => {
-                    let on_yard = self.yard_at[pos] != NONE;
-                    if !on_yard && cargo + self.banks[seat] >= convert_cost {
-                        let delta = cargo - convert_cost;
-                        leftover = leftover + Num::py_max(delta, Num::Int(0));
-                        self.banks[seat] = self.banks[seat] + Num::py_min(delta, Num::Int(0));
-                        let new = self.next_uid();
-                        self.yard_at[pos] = self.shipyards.len() as u32;
-                        self.shipyards.push(Shipyard::new(new, seat, pos));
-                        self.halite[pos] = Num::Int(0);
-                        self.ships[i].alive = false;
+            let on_yard = self.yard_at.is_taken(pos);
+            if !on_yard && cargo + self.banks[seat] >= convert_cost {
+                let delta = cargo - convert_cost;
+                surplus = surplus + Num::py_max(delta, Num::Int(0));
+                self.banks[seat] = self.banks[seat] + Num::py_min(delta, Num::Int(0));
+                let new = self.new_uids.next(self.step);
+                self.yard_at.set(pos, self.shipyards.len());
+                self.shipyards.push(Shipyard::new(new, seat, pos));
+                self.halite[pos] = Num::Int(0);
+                self.ships[i].alive = false;
+            } else {
+                refusals.push(kind::CONVERT_REFUSED, || {
+                    if on_yard {
+                        format!("{uid} cannot convert on a shipyard; it stays")
                     } else {
-                        refusals.push(kind::CONVERT_REFUSED, || {
-                            if on_yard {
-                                format!("{uid} cannot convert on a shipyard; it stays")
-                            } else {
-                                format!(
-                                    "{uid} cannot convert: its cargo and the bank hold less \
-                                     than the {} a shipyard costs; it stays",
-                                    convert_cost.to_f64()
-                                )
-                            }
-                        });
+                        format!(
+                            "{uid} cannot convert: its cargo and the bank hold less than \
+                             the {} a shipyard costs; it stays",
+                            convert_cost.to_f64()
+                        )
                     }
-                }
-                Some(a) if is_move(Some(a)) => {
-                    let to = self.neighbour(pos, a);
-                    let s = &mut self.ships[i];
-                    s.pos = to;
-                    s.halite = s.halite * keep_after_move;
-                }
-                _ => {}
+                });
             }
         }
-        self.banks[seat] = self.banks[seat] + leftover;
+        surplus
+    }
+
+    /// Phase 2.3, for one seat: its ships told to move go one cell, wrapping;
+    /// their cargo is multiplied by `1 - moveCost`.
+    #[doc(hidden)]
+    pub fn move_ships(&mut self, seat: Seat) {
+        let keep_after_move = Num::Int(1) - self.config.move_cost;
+        let size = self.config.size;
+        for s in &mut self.ships {
+            if s.owner != seat || !s.alive {
+                continue;
+            }
+            if let Some(dir) = s.action.and_then(Action::direction) {
+                s.pos = dir.step(s.pos, size);
+                s.halite = s.halite * keep_after_move;
+            }
+        }
+    }
+
+    /// Phase 2.4, for one seat: the surplus of its converts (phase 2.2) is
+    /// banked.
+    #[doc(hidden)]
+    pub fn bank_convert_surplus(&mut self, seat: Seat, surplus: Num) {
+        self.banks[seat] = self.banks[seat] + surplus;
     }
 
     /// Phase 3: on every cell holding more than one ship, the ship with
     /// strictly the least cargo survives and takes the cargo of the others
     /// (in board order); a tie for the least destroys them all. Owners do
     /// not matter.
-    pub(crate) fn ship_collisions(&mut self) {
-        self.occupant.fill(NONE);
+    #[doc(hidden)]
+    pub fn ship_collisions(&mut self) {
+        self.occupant.clear_all();
         let mut crowded: Vec<usize> = Vec::new();
         for (i, s) in self.ships.iter().enumerate() {
             if !s.alive {
                 continue;
             }
-            if self.occupant[s.pos] == NONE {
-                self.occupant[s.pos] = i as u32;
+            if !self.occupant.is_taken(s.pos) {
+                self.occupant.set(s.pos, i);
             } else if !crowded.contains(&s.pos) {
                 crowded.push(s.pos);
             }
@@ -352,29 +307,38 @@ impl Halite {
                     self.ships[w].halite = self.ships[w].halite + taken;
                 }
             }
-            self.occupant[cell] = winner.map_or(NONE, |w| w as u32);
+            match winner {
+                Some(w) => self.occupant.set(cell, w),
+                None => self.occupant.clear(cell),
+            }
         }
     }
 
     /// Phase 4: a ship on another seat's shipyard destroys it and itself.
-    pub(crate) fn ship_shipyard_collisions(&mut self) {
+    #[doc(hidden)]
+    pub fn ship_shipyard_collisions(&mut self) {
         for y in &mut self.shipyards {
-            let ship = self.occupant[y.pos];
-            if y.alive && ship != NONE && self.ships[ship as usize].owner != y.owner {
+            let Some(ship) = self.occupant.get(y.pos) else {
+                continue;
+            };
+            if y.alive && self.ships[ship].owner != y.owner {
                 y.alive = false;
-                self.yard_at[y.pos] = NONE;
-                self.ships[ship as usize].alive = false;
-                self.occupant[y.pos] = NONE;
+                self.yard_at.clear(y.pos);
+                self.ships[ship].alive = false;
+                self.occupant.clear(y.pos);
             }
         }
     }
 
     /// Phase 5: a ship on its own seat's shipyard banks its cargo.
-    pub(crate) fn deposit(&mut self) {
+    #[doc(hidden)]
+    pub fn deposit(&mut self) {
         for y in &self.shipyards {
-            let ship = self.occupant[y.pos];
-            if y.alive && ship != NONE {
-                let s = &mut self.ships[ship as usize];
+            let Some(ship) = self.occupant.get(y.pos) else {
+                continue;
+            };
+            if y.alive {
+                let s = &mut self.ships[ship];
                 if s.owner == y.owner {
                     self.banks[y.owner] = self.banks[y.owner] + s.halite;
                     s.halite = Num::Int(0);
@@ -386,14 +350,15 @@ impl Halite {
     /// Phase 6: every ship that did not move and is not on a shipyard takes
     /// `int(cell * collectRate)` from its cell, if that is positive. Cargo
     /// has no cap. A refused `CONVERT` counts as not moving.
-    pub(crate) fn mine(&mut self) {
+    #[doc(hidden)]
+    pub fn mine(&mut self) {
         let rate = self.config.collect_rate;
         for s in &mut self.ships {
             if !s.alive {
                 continue;
             }
             let delta = (self.halite[s.pos] * rate).int();
-            if !is_move(s.action) && self.yard_at[s.pos] == NONE && delta > Num::Int(0) {
+            if !is_move(s.action) && !self.yard_at.is_taken(s.pos) && delta > Num::Int(0) {
                 s.halite = s.halite + delta;
                 self.halite[s.pos] = self.halite[s.pos] - delta;
                 self.mined[s.owner] = self.mined[s.owner] + delta;
@@ -404,11 +369,12 @@ impl Halite {
 
     /// Phase 7: every cell without a ship becomes
     /// `min(round(halite * (1 + regenRate), 3), maxCellHalite)`.
-    pub(crate) fn regenerate(&mut self) {
+    #[doc(hidden)]
+    pub fn regenerate(&mut self) {
         let factor = Num::Int(1) + self.config.regen_rate;
         let cap = Num::Int(self.config.max_cell_halite);
-        for (h, &ship) in self.halite.iter_mut().zip(&self.occupant) {
-            if ship == NONE {
+        for (cell, h) in self.halite.iter_mut().enumerate() {
+            if !self.occupant.is_taken(cell) {
                 *h = Num::py_min((*h * factor).round3(), cap);
             }
         }
@@ -416,93 +382,75 @@ impl Halite {
 
     /// Phase 8: the step counter, and the board as the next observation
     /// lists it: seat by seat, each seat's assets in the order it got them.
-    pub(crate) fn advance_turn(&mut self) {
+    #[doc(hidden)]
+    pub fn advance_turn(&mut self) {
         self.step += 1;
         self.ships.retain(|s| s.alive);
         self.ships.sort_by_key(|s| s.owner);
         self.shipyards.retain(|y| y.alive);
         self.shipyards.sort_by_key(|y| y.owner);
+        self.index_cells();
     }
 
     /// Phase 9: an active seat with no ship, and no shipyard or less than
     /// `spawnCost` banked, is done; its reward freezes at
     /// `step - episodeSteps - 1`. An invalid seat's assets and bank vanish.
-    pub(crate) fn eliminate(&mut self) {
+    #[doc(hidden)]
+    pub fn eliminate(&mut self) {
         let spawn_cost = Num::Int(self.config.spawn_cost);
         for seat in 0..self.players {
-            if self.statuses[seat] == Status::Active
+            if self.seats.is_active(seat)
                 && !self.ships.iter().any(|s| s.owner == seat)
                 && (!self.shipyards.iter().any(|y| y.owner == seat)
                     || self.banks[seat] < spawn_cost)
             {
-                self.statuses[seat] = Status::Done;
-                self.rewards[seat] = Some(Num::Int(
-                    i64::from(self.step) - i64::from(self.config.episode_steps) - 1,
-                ));
+                self.seats
+                    .knock_out(seat, self.step, self.config.episode_steps);
             }
         }
         for seat in 0..self.players {
-            if matches!(self.statuses[seat], Status::Invalid | Status::Error) {
+            if self.seats.status(seat).is_disqualified() {
                 self.ships.retain(|s| s.owner != seat);
                 self.shipyards.retain(|y| y.owner != seat);
                 self.banks[seat] = Num::Int(0);
             }
         }
+        self.index_cells();
     }
 
     /// Phase 10: with fewer than two active seats the game is over; the
     /// active one is done with its reward of the previous step.
-    pub(crate) fn last_fleet_check(&mut self) {
-        let active = self
-            .statuses
-            .iter()
-            .filter(|s| **s == Status::Active)
-            .count();
-        if self.players > 1 && active < 2 {
-            for s in &mut self.statuses {
-                if *s == Status::Active {
-                    *s = Status::Done;
-                }
-            }
+    #[doc(hidden)]
+    pub fn last_fleet_check(&mut self) {
+        if self.seats.end_if_fewer_than_two_active() {
             self.ended = Some((EndReason::LastFleet, self.step));
         }
     }
 
-    /// The reference's reward update: an active seat's reward is its bank,
-    /// an invalid seat's is `null`, a done seat's stays.
-    pub(crate) fn update_rewards(&mut self) {
-        for seat in 0..self.players {
-            match self.statuses[seat] {
-                Status::Active => self.rewards[seat] = Some(self.banks[seat]),
-                Status::Invalid | Status::Error => self.rewards[seat] = None,
-                Status::Done => {}
-            }
-        }
+    /// Phase 11, the reference's reward update: an active seat's reward is
+    /// its bank, an invalid seat's is `null`, a done seat's stays.
+    #[doc(hidden)]
+    pub fn update_rewards(&mut self) {
+        self.seats.update_rewards(&self.banks);
     }
 
-    /// The reference's turn limit: after step `episodeSteps - 1` every
-    /// active seat is done.
-    pub(crate) fn turn_limit(&mut self) {
-        if i64::from(self.step) >= i64::from(self.config.episode_steps) - 1 {
-            for s in &mut self.statuses {
-                if *s == Status::Active {
-                    *s = Status::Done;
-                }
-            }
-            if self.ended.is_none() {
-                self.ended = Some((EndReason::TurnLimit, self.step));
-            }
+    /// Phase 12, the reference's turn limit: after step `episodeSteps - 1`
+    /// every active seat is done.
+    #[doc(hidden)]
+    pub fn turn_limit(&mut self) {
+        if self
+            .seats
+            .end_at_step_limit(self.step, self.config.episode_steps)
+            && self.ended.is_none()
+        {
+            self.ended = Some((EndReason::TurnLimit, self.step));
         }
     }
 
     /// Per seat, the final score: the reward, or for an invalid seat
     /// `-(episodeSteps + 1)`, below every elimination.
     pub fn final_scores(&self) -> Vec<f64> {
-        let invalid = -(f64::from(self.config.episode_steps) + 1.0);
-        self.rewards
-            .iter()
-            .map(|r| r.map_or(invalid, Num::to_f64))
-            .collect()
+        self.seats.scores(self.config.episode_steps)
     }
 
     /// Per seat: ships plus shipyards now.

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::INFO;
-use crate::pynum::Num;
+use crate::kaggle::{ConfigReader, Num};
 use crate::EngineError;
 
 /// Upstream's configuration (`kore_fleets.json`), with `randomSeed` from the
@@ -73,12 +73,7 @@ impl Config {
     }
 }
 
-pub(crate) fn config_error(reason: impl Into<String>) -> EngineError {
-    EngineError::Config {
-        game: INFO.id,
-        reason: reason.into(),
-    }
-}
+const READ: ConfigReader = ConfigReader { game: INFO.id };
 
 /// What a Ludus config gives: the configuration, and optionally the board's
 /// starting kore (as `setup` records it).
@@ -90,38 +85,13 @@ pub struct Parsed {
 const FIELDS: &str = "episodeSteps, actTimeout, runTimeout, startingKore, size, spawnCost, \
                       convertCost, regenRate, maxRegenCellKore, agentTimeout, kore";
 
-fn integer(key: &str, v: &Value, min: i64, max: i64) -> Result<i64, EngineError> {
-    v.as_i64()
-        .filter(|n| (min..=max).contains(n))
-        .ok_or_else(|| {
-            config_error(format!(
-                "`{key}` is {v}; it must be a whole number (no decimal point) from {min} to {max}"
-            ))
-        })
-}
-
-fn number(key: &str, v: &Value, max: f64) -> Result<Num, EngineError> {
-    let n = match v {
-        Value::Number(n) if n.is_i64() || n.is_u64() => n.as_i64().map(Num::Int),
-        Value::Number(n) => n.as_f64().map(Num::Float),
-        _ => None,
-    };
-    n.filter(|n| n.to_f64() >= 0.0 && n.to_f64() <= max)
-        .ok_or_else(|| {
-            config_error(format!(
-            "`{key}` is {v}; it must be a number from 0 to {max} (an int stays an int, as upstream \
-             keeps it)"
-        ))
-        })
-}
-
 /// Reads a Ludus config: `null` or an object overriding upstream's
 /// configuration fields (camelCase, as upstream names them), plus `kore`, a
 /// starting board (size² whole numbers ≥ 0) that replaces the generated one.
 /// `randomSeed` is the match seed and cannot be set here.
 pub fn parse(config: &Value, seed: u64) -> Result<Parsed, EngineError> {
     let random_seed = u32::try_from(seed).map_err(|_| {
-        config_error(format!(
+        READ.error(format!(
             "seed {seed} is too large: upstream's randomSeed is from 0 to 4294967295"
         ))
     })?;
@@ -132,35 +102,35 @@ pub fn parse(config: &Value, seed: u64) -> Result<Parsed, EngineError> {
         Value::Object(fields) => {
             for (key, v) in fields {
                 match key.as_str() {
-                    "episodeSteps" => c.episode_steps = integer(key, v, 1, 100_000)? as u32,
-                    "actTimeout" => c.act_timeout = number(key, v, 1e9)?,
-                    "runTimeout" => c.run_timeout = number(key, v, 1e9)?,
-                    "agentTimeout" => c.agent_timeout = number(key, v, 1e9)?,
-                    "startingKore" => c.starting_kore = integer(key, v, 0, 1_000_000_000)?,
-                    "size" => c.size = integer(key, v, 5, 100)? as usize,
-                    "spawnCost" => c.spawn_cost = number(key, v, 1e9)?,
-                    "convertCost" => c.convert_cost = integer(key, v, 0, 1_000_000_000)?,
-                    "regenRate" => c.regen_rate = number(key, v, 1e3)?,
+                    "episodeSteps" => c.episode_steps = READ.int(key, v, 1, 100_000)? as u32,
+                    "actTimeout" => c.act_timeout = READ.num(key, v, 1e9)?,
+                    "runTimeout" => c.run_timeout = READ.num(key, v, 1e9)?,
+                    "agentTimeout" => c.agent_timeout = READ.num(key, v, 1e9)?,
+                    "startingKore" => c.starting_kore = READ.int(key, v, 0, 1_000_000_000)?,
+                    "size" => c.size = READ.int(key, v, 5, 100)? as usize,
+                    "spawnCost" => c.spawn_cost = READ.num(key, v, 1e9)?,
+                    "convertCost" => c.convert_cost = READ.int(key, v, 0, 1_000_000_000)?,
+                    "regenRate" => c.regen_rate = READ.num(key, v, 1e3)?,
                     "maxRegenCellKore" => {
-                        c.max_regen_cell_kore = integer(key, v, 0, 1_000_000_000)?
+                        c.max_regen_cell_kore = READ.int(key, v, 0, 1_000_000_000)?
                     }
                     "kore" => {
                         let cells = v.as_array().ok_or_else(|| {
-                            config_error("`kore` must be an array of whole numbers ≥ 0")
+                            READ.error("`kore` must be an array of whole numbers ≥ 0")
                         })?;
                         let mut k = Vec::with_capacity(cells.len());
                         for cell in cells {
-                            k.push(integer("kore[]", cell, 0, 1_000_000_000)?);
+                            k.push(READ.int("kore[]", cell, 0, 1_000_000_000)?);
                         }
                         kore = Some(k);
                     }
                     "randomSeed" => {
-                        return Err(config_error(
-                            "`randomSeed` is the match seed; set the seed instead",
-                        ))
+                        return Err(
+                            READ.error("`randomSeed` is the match seed; set the seed instead")
+                        )
                     }
                     other => {
-                        return Err(config_error(format!(
+                        return Err(READ.error(format!(
                             "unknown field `{other}`; the config takes {FIELDS}"
                         )))
                     }
@@ -168,14 +138,14 @@ pub fn parse(config: &Value, seed: u64) -> Result<Parsed, EngineError> {
             }
         }
         _ => {
-            return Err(config_error(format!(
+            return Err(READ.error(format!(
                 "the config must be null or an object with some of {FIELDS}"
             )))
         }
     }
     if let Some(k) = &kore {
         if k.len() != c.size * c.size {
-            return Err(config_error(format!(
+            return Err(READ.error(format!(
                 "`kore` has {} cells; a board of size {} has {}",
                 k.len(),
                 c.size,

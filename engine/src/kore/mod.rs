@@ -10,30 +10,28 @@
 //!    shipyards, 8. damage to adjacent enemy fleets, 9. mining,
 //!    10. regeneration, 11. end of turn (errors, elimination, rewards).
 //!
-//! Submodules: `config` (upstream's configuration), `board` (the generated
-//! board), `pyparse` and `actions` (reading answers as upstream does),
-//! `rules` (the phases), `observation` (upstream's JSON). Python's ints,
-//! floats and `round` are [`crate::pynum`], shared with Halite.
+//! Submodules: `config` (upstream's configuration), `actions` and `pystr`
+//! (reading answers as upstream does), `rules` (the phases), `observation`
+//! (upstream's JSON). What Kore shares with Halite (Python's numbers, JSON
+//! and random generators, the board generator, uids, seats) is
+//! [`crate::kaggle`].
 
 mod actions;
-mod board;
 mod config;
-
 mod observation;
-mod pyparse;
+mod pystr;
 mod rules;
-
-use std::fmt;
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-pub use crate::pynum::{round3, Num};
+pub use crate::kaggle::pynum::{round3, Num};
+pub use crate::kaggle::{Dir, Status, Uid, REMAINING_OVERAGE_TIME};
 pub use actions::{kind as rejection_kind, read_value, Order, Reading};
-pub use board::{generate_kore, starting_positions};
 pub use config::Config;
-pub use pyparse::JsonValue;
+pub use pystr::PyInt;
 
+use crate::kaggle::{populate_board, BoardText, CellIndex, Generator, NewUids, Seats};
 use crate::{EngineError, Game, GameInfo, Outcome, Rejection, Seat};
 
 /// The registry entry.
@@ -52,67 +50,35 @@ pub const INFO: GameInfo = GameInfo {
 /// The kore every player starts with (upstream's reward default).
 pub const STARTING_PLAYER_KORE: i64 = 500;
 
-/// The observation's `remainingOverageTime`: upstream's default, never spent
-/// in Ludus (time is metered as fuel).
-pub const REMAINING_OVERAGE_TIME: i64 = 60;
-
-/// An asset's uid, `"{step}-{n}"`: the step it was made in (counted from 1)
-/// and its number within that step.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Uid {
-    pub step: u32,
-    pub n: u32,
+/// Cell kore of upstream's generated board, as ints (index `row * size +
+/// col`, row 0 at the top, as upstream's `observation.kore`).
+pub fn generate_kore(config: &Config) -> Vec<i64> {
+    populate_board(Generator {
+        size: config.size,
+        total: config.starting_kore,
+        seed: config.random_seed,
+        symmetric_quarter: true,
+    })
+    // Kore boards are at least 5 cells a side: the quarter's last seeds
+    // are (half - 1)² > 0, so the total is never 0.
+    .expect("a Kore board holds kore")
 }
 
-impl fmt::Display for Uid {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}-{}", self.step, self.n)
-    }
-}
-
-impl Uid {
-    /// Whether `key` is this uid's text exactly.
-    pub fn matches(&self, key: &str) -> bool {
-        fn canonical(s: &str) -> Option<u32> {
-            if s.is_empty() || (s.len() > 1 && s.starts_with('0')) {
-                return None;
-            }
-            if !s.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
-            }
-            s.parse().ok()
-        }
-        match key.split_once('-') {
-            Some((a, b)) => canonical(a) == Some(self.step) && canonical(b) == Some(self.n),
-            None => false,
-        }
-    }
-}
-
-/// Flight directions, numbered as upstream's `Direction.to_index`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Dir {
-    North = 0,
-    East = 1,
-    South = 2,
-    West = 3,
-}
-
-impl Dir {
-    pub const ALL: [Dir; 4] = [Dir::North, Dir::East, Dir::South, Dir::West];
-
-    pub fn from_char(c: u8) -> Option<Dir> {
-        match c {
-            b'N' => Some(Dir::North),
-            b'E' => Some(Dir::East),
-            b'S' => Some(Dir::South),
-            b'W' => Some(Dir::West),
-            _ => None,
-        }
-    }
-
-    pub fn index(self) -> i64 {
-        self as i64
+/// Each player's starting shipyard cell (upstream's `starting_positions`
+/// for 2 and 4 players).
+pub fn starting_positions(size: usize, players: usize) -> Vec<usize> {
+    if players == 2 {
+        vec![
+            size * (size / 2 - size / 4) + size / 4,
+            size * (size / 2 + size / 4) + (3 * size).div_ceil(4) - 1,
+        ]
+    } else {
+        vec![
+            size * (size / 4 + 1) + size / 4 - 1,
+            size * (size / 4 - 1) + 3 * size / 4 - 1,
+            size * (3 * size / 4 + 1) + size / 4 + 1,
+            size * (3 * size / 4 - 1) + 3 * size / 4 + 1,
+        ]
     }
 }
 
@@ -153,6 +119,13 @@ impl Fleet {
             alive: true,
         }
     }
+
+    /// Whether the fleet is still in play. Fleets destroyed during a step
+    /// are only removed at its end, so a phase run alone leaves them here
+    /// with this false.
+    pub fn is_alive(&self) -> bool {
+        self.alive
+    }
 }
 
 /// A shipyard.
@@ -178,25 +151,10 @@ impl Shipyard {
             alive: true,
         }
     }
-}
 
-/// A seat's status, as upstream's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    Active,
-    Done,
-    /// The seat's answer would have raised inside upstream's interpreter:
-    /// it is out, its fleets and shipyards removed.
-    Error,
-}
-
-impl Status {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Active => "ACTIVE",
-            Status::Done => "DONE",
-            Status::Error => "ERROR",
-        }
+    /// Whether the shipyard is still in play (see [`Fleet::is_alive`]).
+    pub fn is_alive(&self) -> bool {
+        self.alive
     }
 }
 
@@ -204,6 +162,8 @@ impl Status {
 #[derive(Debug, Clone)]
 pub struct Kore {
     config: Config,
+    /// The configuration as agents see it, written once.
+    config_text: String,
     players: usize,
     step: u32,
     /// The board as it started, for `setup`.
@@ -215,15 +175,16 @@ pub struct Kore {
     /// board player by player (which fixes the order of many float sums).
     fleets: Vec<Fleet>,
     shipyards: Vec<Shipyard>,
-    status: Vec<Status>,
-    /// Per seat: the reward; `None` (JSON null) once errored.
-    reward: Vec<Option<Num>>,
+    seats: Seats,
     /// New uids this turn: one counter, shared in processing order.
-    uid_counter: u32,
-    /// Per cell: 1 + index of the shipyard there, 0 for none.
-    shipyard_at: Vec<u32>,
-    /// Per cell: 1 + index of the fleet there, once collisions are resolved.
-    fleet_at: Vec<u32>,
+    new_uids: NewUids,
+    /// The live shipyard on each cell.
+    shipyard_at: CellIndex,
+    /// The live fleet on each cell, as of the last fleet collisions (phase
+    /// 5) or the end of the last step.
+    fleet_at: CellIndex,
+    /// What every seat's observation shares, once written this step.
+    board_text: BoardText,
 }
 
 impl Kore {
@@ -242,40 +203,30 @@ impl Kore {
     /// A game on a given board: `kore` per cell (ints), one shipyard per
     /// player at upstream's starting places (their cells cleared).
     pub fn from_board(config: Config, players: usize, mut kore: Vec<i64>) -> Self {
-        let size = config.size;
-        let starts = starting_positions(size, players);
+        let starts = starting_positions(config.size, players);
         for &pos in &starts {
             kore[pos] = 0;
         }
-        let mut game = Kore {
-            players,
-            step: 0,
-            initial_kore: kore.clone(),
-            cells: kore.iter().map(|&k| Num::Int(k)).collect(),
-            kore: vec![Num::Int(STARTING_PLAYER_KORE); players],
-            fleets: Vec::new(),
-            shipyards: Vec::new(),
-            status: vec![Status::Active; players],
-            reward: vec![Some(Num::Int(STARTING_PLAYER_KORE)); players],
-            uid_counter: 0,
-            shipyard_at: vec![0; size * size],
-            fleet_at: vec![0; size * size],
-            config,
-        };
-        for (seat, &pos) in starts.iter().enumerate() {
-            game.shipyards.push(Shipyard {
-                uid: Uid {
+        let shipyards = starts
+            .iter()
+            .enumerate()
+            .map(|(seat, &pos)| {
+                let uid = Uid {
                     step: 0,
                     n: seat as u32 + 1,
-                },
-                owner: seat,
-                pos,
-                ships: 0,
-                turns_controlled: 0,
-                alive: true,
-            });
-        }
-        game.index_shipyards();
+                };
+                Shipyard::new(uid, seat, pos, 0, 0)
+            })
+            .collect();
+        let mut game = Self::from_parts(
+            config,
+            0,
+            kore.iter().map(|&k| Num::Int(k)).collect(),
+            vec![Num::Int(STARTING_PLAYER_KORE); players],
+            shipyards,
+            Vec::new(),
+        );
+        game.initial_kore = kore;
         game
     }
 
@@ -286,35 +237,37 @@ impl Kore {
         step: u32,
         cells: Vec<Num>,
         kore: Vec<Num>,
-        shipyards: Vec<Shipyard>,
-        fleets: Vec<Fleet>,
+        mut shipyards: Vec<Shipyard>,
+        mut fleets: Vec<Fleet>,
     ) -> Self {
-        let players = kore.len();
         let n = config.size * config.size;
+        for f in &mut fleets {
+            f.alive = true;
+        }
+        for s in &mut shipyards {
+            s.alive = true;
+        }
+        fleets.sort_by_key(|f| f.owner);
+        shipyards.sort_by_key(|s| s.owner);
+        let mut config_text = String::new();
+        config.write_json(&mut config_text);
         let mut game = Kore {
-            players,
+            players: kore.len(),
             step,
             initial_kore: cells.iter().map(|c| c.to_f64() as i64).collect(),
-            reward: kore.iter().map(|&k| Some(k)).collect(),
+            seats: Seats::new(&kore),
             cells,
             kore,
             fleets,
             shipyards,
-            status: vec![Status::Active; players],
-            uid_counter: 0,
-            shipyard_at: vec![0; n],
-            fleet_at: vec![0; n],
+            new_uids: NewUids::default(),
+            shipyard_at: CellIndex::new(n),
+            fleet_at: CellIndex::new(n),
+            board_text: BoardText::default(),
             config,
+            config_text,
         };
-        for f in &mut game.fleets {
-            f.alive = true;
-        }
-        for s in &mut game.shipyards {
-            s.alive = true;
-        }
-        game.fleets.sort_by_key(|f| f.owner);
-        game.shipyards.sort_by_key(|s| s.owner);
-        game.index_shipyards();
+        game.index_cells();
         game
     }
 
@@ -337,51 +290,53 @@ impl Kore {
         &self.kore
     }
 
-    /// Every fleet, by owner, each owner's in upstream's order.
+    /// Every fleet, by owner, each owner's in upstream's order (within a
+    /// step, destroyed ones too: see [`Fleet::is_alive`]).
     pub fn fleets(&self) -> &[Fleet] {
         &self.fleets
     }
 
-    /// Every shipyard, by owner, each owner's in upstream's order.
+    /// Every shipyard, by owner, each owner's in upstream's order (within a
+    /// step, destroyed ones too).
     pub fn shipyards(&self) -> &[Shipyard] {
         &self.shipyards
     }
 
+    /// The fleet with this uid, if it is in play.
     pub fn fleet(&self, uid: &str) -> Option<&Fleet> {
-        self.fleets.iter().find(|f| f.uid.matches(uid))
+        self.fleets.iter().find(|f| f.alive && f.uid.matches(uid))
     }
 
+    /// The shipyard with this uid, if it is in play.
     pub fn shipyard(&self, uid: &str) -> Option<&Shipyard> {
-        self.shipyards.iter().find(|s| s.uid.matches(uid))
+        self.shipyards
+            .iter()
+            .find(|s| s.alive && s.uid.matches(uid))
     }
 
     pub fn status(&self) -> &[Status] {
-        &self.status
+        self.seats.statuses()
     }
 
     pub fn reward(&self) -> &[Option<Num>] {
-        &self.reward
+        self.seats.rewards()
     }
 
-    fn is_over(&self) -> bool {
-        self.status.iter().all(|s| *s != Status::Active)
-    }
-
-    fn index_shipyards(&mut self) {
-        self.shipyard_at.fill(0);
+    /// Which shipyard and which fleet stand on each cell. Between steps a
+    /// cell holds at most one fleet; during phases 1 to 4 fleets move and
+    /// merge, and phase 5 indexes them again.
+    fn index_cells(&mut self) {
+        self.shipyard_at.clear_all();
         for (i, s) in self.shipyards.iter().enumerate() {
             if s.alive {
-                self.shipyard_at[s.pos] = i as u32 + 1;
+                self.shipyard_at.set(s.pos, i);
             }
         }
-    }
-
-    /// A seat's score for placements: its reward; an errored seat (reward
-    /// null) below any eliminated one.
-    fn score(&self, seat: Seat) -> f64 {
-        match self.reward[seat] {
-            Some(r) => r.to_f64(),
-            None => -f64::from(self.config.episode_steps) - 1.0,
+        self.fleet_at.clear_all();
+        for (i, f) in self.fleets.iter().enumerate() {
+            if f.alive {
+                self.fleet_at.set(f.pos, i);
+            }
         }
     }
 }
@@ -427,31 +382,34 @@ impl Game for Kore {
     /// `agent(obs, config)` reads the two halves.
     fn observation(&self, seat: Seat, out: &mut String) {
         out.clear();
-        out.push_str("{\"observation\":");
-        self.write_reference_observation(seat, out);
-        out.push_str(",\"configuration\":");
-        self.config.write_json(out);
-        out.push('}');
+        crate::kaggle::write_agent_view(out, seat, self.step, &self.config_text, |out| {
+            self.board_text
+                .append_to(out, |text| self.write_board(text))
+        });
     }
 
     fn reference_observation(&self, seat: Seat, out: &mut String) {
         out.clear();
-        self.write_reference_observation(seat, out);
+        crate::kaggle::write_observation(out, seat, self.step, |out| {
+            self.board_text
+                .append_to(out, |text| self.write_board(text))
+        });
     }
 
     /// One turn in upstream's order (`Board.next` and the interpreter).
     /// Stepping a finished game does nothing.
     fn step(&mut self, answers: &[Option<&str>]) -> Vec<Rejection> {
-        if self.is_over() {
+        if self.seats.is_over() {
             return Vec::new();
         }
+        self.board_text.forget();
         let mut rejections = Vec::new();
         let orders = self.read_orders(answers, &mut rejections);
-        self.uid_counter = 0;
+        self.new_uids.reset();
         for seat in 0..self.players {
             self.spawn_and_launch(seat, &orders, &mut rejections);
-            self.count_turns_controlled(seat);
             self.follow_flight_plans(seat);
+            self.move_fleets(seat);
             self.coalesce_allied_fleets(seat);
         }
         self.resolve_fleet_collisions();
@@ -465,11 +423,12 @@ impl Game for Kore {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if !self.is_over() {
+        if !self.seats.is_over() {
             return None;
         }
         let scores = self.scores();
-        let alive = self.status.iter().filter(|s| **s == Status::Done).count();
+        let statuses = self.seats.statuses();
+        let alive = statuses.iter().filter(|s| **s == Status::Done).count();
         let reason = if self.step + 1 >= self.config.episode_steps {
             format!("step limit ({}) reached", self.config.episode_steps)
         } else if alive > 0 {
@@ -487,27 +446,15 @@ impl Game for Kore {
     fn state_hash(&self) -> [u8; 32] {
         let mut h = Sha256::new();
         h.update(b"ludus/kore/state/v1\0");
-        let mut config = String::new();
-        self.config.write_json(&mut config);
-        h.update((config.len() as u64).to_le_bytes());
-        h.update(config.as_bytes());
+        h.update((self.config_text.len() as u64).to_le_bytes());
+        h.update(self.config_text.as_bytes());
         h.update((self.players as u64).to_le_bytes());
         h.update(self.step.to_le_bytes());
-        let num = |h: &mut Sha256, n: Num| match n {
-            Num::Int(i) => {
-                h.update([0u8]);
-                h.update(i.to_le_bytes());
-            }
-            Num::Float(f) => {
-                h.update([1u8]);
-                h.update(f.to_bits().to_le_bytes());
-            }
-        };
-        for &c in &self.cells {
-            num(&mut h, c);
+        for c in &self.cells {
+            h.update(c.hash_bytes());
         }
-        for &k in &self.kore {
-            num(&mut h, k);
+        for k in &self.kore {
+            h.update(k.hash_bytes());
         }
         h.update((self.shipyards.len() as u64).to_le_bytes());
         for s in &self.shipyards {
@@ -524,17 +471,17 @@ impl Game for Kore {
             h.update(f.uid.n.to_le_bytes());
             h.update((f.owner as u64).to_le_bytes());
             h.update((f.pos as u64).to_le_bytes());
-            num(&mut h, f.kore);
+            h.update(f.kore.hash_bytes());
             h.update(f.ships.to_le_bytes());
             h.update([f.dir as u8]);
             h.update((f.plan.len() as u64).to_le_bytes());
             h.update(f.plan.as_bytes());
         }
-        for (s, r) in self.status.iter().zip(&self.reward) {
+        for (s, r) in self.seats.statuses().iter().zip(self.seats.rewards()) {
             h.update([*s as u8]);
             match r {
                 None => h.update([2u8]),
-                Some(n) => num(&mut h, *n),
+                Some(n) => h.update(n.hash_bytes()),
             }
         }
         h.finalize().into()
@@ -543,17 +490,14 @@ impl Game for Kore {
     /// Per seat: the reward (kore held while playing); an errored seat
     /// scores below any eliminated one.
     fn scores(&self) -> Vec<f64> {
-        (0..self.players).map(|s| self.score(s)).collect()
+        self.seats.scores(self.config.episode_steps)
     }
 
     fn rewards(&self) -> Vec<Value> {
-        self.reward
-            .iter()
-            .map(|r| r.map_or(Value::Null, Num::to_json_value))
-            .collect()
+        self.seats.rewards_json()
     }
 
     fn statuses(&self) -> Vec<&'static str> {
-        self.status.iter().map(|s| s.as_str()).collect()
+        self.seats.status_words()
     }
 }

@@ -1,12 +1,35 @@
 //! The turn, phase by phase, in upstream's order (`Board.next` in
-//! `helpers.py`, then the interpreter in `kore_fleets.py`). Phases 1–4 run
-//! player by player, as upstream runs them; the rest over the whole board.
+//! `helpers.py`, then the interpreter in `kore_fleets.py`), as
+//! `docs/games/kore.md` numbers it:
+//!
+//! 0. [read the answers](Kore::read_orders)
+//!
+//! then for each player in turn, as upstream runs them:
+//!
+//! 1. [spawning and launching](Kore::spawn_and_launch)
+//! 2. [flight plans and conversion](Kore::follow_flight_plans)
+//! 3. [moving](Kore::move_fleets)
+//! 4. [allied fleets coalesce](Kore::coalesce_allied_fleets)
+//!
+//! then over the whole board:
+//!
+//! 5. [fleet collisions](Kore::resolve_fleet_collisions)
+//! 6. [fleet–shipyard collisions](Kore::resolve_shipyard_collisions)
+//! 7. [deposits](Kore::deposit_at_own_shipyards)
+//! 8. [adjacent damage](Kore::damage_adjacent_fleets)
+//! 9. [mining](Kore::mine_kore)
+//! 10. [regeneration](Kore::regenerate_kore)
+//! 11. [the end of the step](Kore::end_turn)
+//!
 //! Float sums follow upstream's order: fleets and shipyards are visited
-//! player by player, each player's in the order they were made.
+//! player by player, each player's in the order they were made. Every phase
+//! is public but hidden from the docs, so that a test can run it alone on a
+//! hand-made position.
 
 use super::actions::{kind, read_answer, read_value, Answer, Order, Reading};
 use super::{Dir, Fleet, Kore, Shipyard, Status, Uid};
-use crate::pynum::{round3, Num};
+use crate::kaggle::pynum::{round3, Num};
+use crate::kaggle::Refusals;
 use crate::{Rejection, Seat};
 
 /// Turns controlled at which a shipyard's spawn cap rises by one:
@@ -32,48 +55,75 @@ pub fn collection_rate(ships: i64) -> f64 {
     ((ships as f64).ln() / 20.0).min(0.99)
 }
 
-/// `str(int(digits) - 1)` for a run of decimal digits (no sign), exactly,
-/// whatever its length; `None` when the result is 0 or less.
-fn decrement_digits(digits: &str) -> Option<String> {
-    let digits = digits.trim_start_matches('0');
-    if digits.is_empty() || digits == "1" {
-        return None;
-    }
-    let mut bytes = digits.as_bytes().to_vec();
-    let mut i = bytes.len();
-    while i > 0 {
-        i -= 1;
-        if bytes[i] == b'0' {
-            bytes[i] = b'9';
+/// Positions `0..n` of a list of fleet indices, grouped by fleet in the
+/// order each fleet first comes (a Python dict's order), in list order
+/// within a group, each as (the group's first position, the position);
+/// `first` is a scratch of one `usize::MAX` per fleet.
+fn in_order_of_first(
+    first: &mut [usize],
+    fleets: impl Iterator<Item = usize>,
+) -> Vec<(usize, usize)> {
+    let mut order: Vec<(usize, usize)> = fleets
+        .enumerate()
+        .map(|(k, fleet)| {
+            if first[fleet] == usize::MAX {
+                first[fleet] = k;
+            }
+            (first[fleet], k)
+        })
+        .collect();
+    order.sort_unstable();
+    order
+}
+
+/// The step of a plan once conversion is ruled out: `C`s are skipped, then
+/// a letter turns the fleet (the new direction is returned) or the number
+/// the plan starts with counts down by one. In place: a plan is at most a
+/// few dozen characters and changes every turn for every fleet.
+fn next_heading(plan: &mut String) -> Option<Dir> {
+    let mut bytes = std::mem::take(plan).into_bytes();
+    let skip = bytes.iter().take_while(|&&b| b == b'C').count();
+    bytes.drain(..skip);
+    let mut turn = None;
+    if let Some(&first) = bytes.first() {
+        turn = Dir::from_char(first);
+        if turn.is_some() {
+            bytes.remove(0);
         } else {
-            bytes[i] -= 1;
-            break;
+            count_down(&mut bytes);
         }
     }
-    let start = bytes.iter().position(|&b| b != b'0').unwrap_or(bytes.len());
-    Some(String::from_utf8_lossy(&bytes[start..]).into_owned())
+    *plan =
+        String::from_utf8(bytes).expect("only ASCII letters and digits were taken out or changed");
+    turn
+}
+
+/// Replaces the run of digits `plan` starts with by `str(int(run) - 1)`,
+/// exactly whatever its length, or removes it when that is 0 or less.
+fn count_down(plan: &mut Vec<u8>) {
+    let end = plan
+        .iter()
+        .position(|b| !b.is_ascii_digit())
+        .unwrap_or(plan.len());
+    let run = &mut plan[..end];
+    // Subtract one with a borrow: the last non-zero digit loses one, the
+    // zeros after it become nines.
+    if let Some(last) = run.iter().rposition(|&b| b != b'0') {
+        run[last] -= 1;
+        run[last + 1..].fill(b'9');
+    }
+    // An all-zero run (0 - 1 < 0, or 1 - 1 = 0) goes; otherwise only its
+    // leading zeros do.
+    let zeros = run.iter().take_while(|&&b| b == b'0').count();
+    plan.drain(..zeros);
 }
 
 impl Kore {
-    fn new_uid(&mut self) -> Uid {
-        self.uid_counter += 1;
-        Uid {
-            step: self.step + 1,
-            n: self.uid_counter,
-        }
-    }
-
     fn add_shipyard(&mut self, owner: Seat, pos: usize, ships: i64, turns_controlled: i64) {
-        let uid = self.new_uid();
-        self.shipyards.push(Shipyard {
-            uid,
-            owner,
-            pos,
-            ships,
-            turns_controlled,
-            alive: true,
-        });
-        self.shipyard_at[pos] = self.shipyards.len() as u32;
+        let uid = self.new_uids.next(self.step);
+        self.shipyards
+            .push(Shipyard::new(uid, owner, pos, ships, turns_controlled));
+        self.shipyard_at.set(pos, self.shipyards.len() - 1);
         // Upstream zeroes the cell under every shipyard it places.
         self.cells[pos] = Num::Int(0);
     }
@@ -81,48 +131,37 @@ impl Kore {
     fn delete_fleet(&mut self, i: usize) {
         let f = &mut self.fleets[i];
         f.alive = false;
-        if self.fleet_at[f.pos] == i as u32 + 1 {
-            self.fleet_at[f.pos] = 0;
-        }
-    }
-
-    fn shipyard_on(&self, pos: usize) -> Option<usize> {
-        match self.shipyard_at[pos] {
-            0 => None,
-            i => Some(i as usize - 1),
-        }
-    }
-
-    fn fleet_on(&self, pos: usize) -> Option<usize> {
-        match self.fleet_at[pos] {
-            0 => None,
-            i => Some(i as usize - 1),
+        if self.fleet_at.get(f.pos) == Some(i) {
+            self.fleet_at.clear(f.pos);
         }
     }
 
     fn neighbour(&self, pos: usize, dir: Dir) -> usize {
-        let size = self.config.size;
-        let (row, col) = (pos / size, pos % size);
-        match dir {
-            Dir::North => ((row + size - 1) % size) * size + col,
-            Dir::South => ((row + 1) % size) * size + col,
-            Dir::East => row * size + (col + 1) % size,
-            Dir::West => row * size + (col + size - 1) % size,
-        }
+        dir.step(pos, self.config.size)
     }
 
-    /// Before the turn: every active seat's answer, read as upstream reads it,
-    /// into one order per shipyard (indexed like `shipyards`). A seat whose
-    /// answer would raise in upstream's interpreter is marked ERROR and its
-    /// answer dropped, as upstream does for an agent that raised.
-    pub(crate) fn read_orders(
+    /// Phase 0, before the turn: every active seat's answer, read as
+    /// upstream reads it, into one order per shipyard (indexed like
+    /// [`Kore::shipyards`]). A seat whose answer would raise in upstream's
+    /// interpreter is marked ERROR and its answer dropped, as upstream does
+    /// for an agent that raised.
+    #[doc(hidden)]
+    pub fn read_orders(
         &mut self,
         answers: &[Option<&str>],
         rejections: &mut Vec<Rejection>,
     ) -> Vec<Option<Order>> {
         let mut orders: Vec<Option<Order>> = vec![None; self.shipyards.len()];
+        // Every shipyard by uid, for the answers' keys.
+        let mut by_uid: Vec<(Uid, usize)> = self
+            .shipyards
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.uid, i))
+            .collect();
+        by_uid.sort_unstable();
         for seat in 0..self.players {
-            if self.status[seat] != Status::Active {
+            if !self.seats.is_active(seat) {
                 continue;
             }
             let Some(raw) = answers.get(seat).copied().flatten() else {
@@ -131,50 +170,54 @@ impl Kore {
             let Answer::Entries(entries) = read_answer(seat, raw, rejections) else {
                 continue;
             };
-            let mut raised = None;
-            let mut used = vec![false; entries.len()];
-            for (i, s) in self.shipyards.iter().enumerate() {
-                if s.owner != seat {
-                    continue;
-                }
-                let Some(k) = entries.iter().position(|(key, _)| s.uid.matches(key)) else {
+            // The first shipyard, in upstream's order, whose order raises.
+            let mut raised: Option<(usize, String)> = None;
+            let mut refusals = Refusals::new(rejections, seat);
+            for (key, value) in &entries {
+                let yard = key
+                    .as_str()
+                    .and_then(Uid::parse)
+                    .and_then(|uid| by_uid.binary_search_by(|(u, _)| u.cmp(&uid)).ok())
+                    .map(|k| by_uid[k].1)
+                    .filter(|&i| self.shipyards[i].owner == seat);
+                let Some(i) = yard else {
+                    refusals.push(kind::UNKNOWN_UID, || {
+                        format!("{} is not one of your shipyards; ignored", key.describe())
+                    });
                     continue;
                 };
-                used[k] = true;
-                match read_value(&entries[k].1) {
-                    Reading::Nothing => {}
+                let uid = self.shipyards[i].uid;
+                let why = match read_value(value) {
+                    Reading::Nothing => None,
                     Reading::Order(order) => {
-                        if let Order::Spawn(n) = &order {
+                        let overflows = match &order {
                             // `spawn_cost * n` with a float cost: float(n) overflows.
-                            if !n.is_zero() && n.float_overflows && !self.config.spawn_cost.is_int()
-                            {
-                                raised.get_or_insert_with(|| {
-                                    format!(
-                                        "{}: too many ships to multiply by the float spawnCost \
-                                         (upstream: OverflowError)",
-                                        s.uid
-                                    )
-                                });
+                            Order::Spawn(n) => {
+                                !n.is_zero()
+                                    && n.float_overflows
+                                    && !self.config.spawn_cost.is_int()
                             }
-                        }
+                            Order::Launch(..) => false,
+                        };
                         orders[i] = Some(order);
+                        overflows.then(|| {
+                            format!(
+                                "{uid}: too many ships to multiply by the float spawnCost \
+                                 (upstream: OverflowError)"
+                            )
+                        })
                     }
-                    Reading::Raises(why) => {
-                        raised.get_or_insert_with(|| format!("{}: {why}", s.uid));
+                    Reading::Raises(why) => Some(format!("{uid}: {why}")),
+                };
+                if let Some(why) = why {
+                    if raised.as_ref().is_none_or(|(first, _)| i < *first) {
+                        raised = Some((i, why));
                     }
                 }
             }
-            for (k, (key, _)) in entries.iter().enumerate() {
-                if !used[k] {
-                    rejections.push(Rejection {
-                        seat,
-                        kind: kind::UNKNOWN_UID.into(),
-                        reason: format!("{key:?} is not one of your shipyards; ignored"),
-                    });
-                }
-            }
-            if let Some(why) = raised {
-                self.status[seat] = Status::Error;
+            drop(refusals);
+            if let Some((_, why)) = raised {
+                self.seats.disqualify(seat, Status::Error);
                 for (i, s) in self.shipyards.iter().enumerate() {
                     if s.owner == seat {
                         orders[i] = None;
@@ -195,80 +238,27 @@ impl Kore {
 
     /// Phase 1, for one seat: each of its shipyards, in order, spawns (if its
     /// kore and its spawn cap allow) or launches a fleet on the shipyard's
-    /// cell, the plan cut to the fleet's maximum length.
-    pub(crate) fn spawn_and_launch(
+    /// cell, the plan cut to the fleet's maximum length; then every
+    /// shipyard of the seat has been controlled one turn longer. `orders`
+    /// is indexed like [`Kore::shipyards`] (what [`Kore::read_orders`] gives).
+    #[doc(hidden)]
+    pub fn spawn_and_launch(
         &mut self,
         seat: Seat,
         orders: &[Option<Order>],
         rejections: &mut Vec<Rejection>,
     ) {
+        let mut refusals = Refusals::new(rejections, seat);
         for (i, order) in orders.iter().enumerate() {
             let Some(order) = order else { continue };
-            if self.shipyards[i].owner != seat {
+            if self.shipyards[i].owner != seat || !self.shipyards[i].alive {
                 continue;
             }
             match order {
-                Order::Spawn(n) => {
-                    if n.is_zero() {
-                        continue;
-                    }
-                    let cap = max_spawn(self.shipyards[i].turns_controlled);
-                    let cost = if n.magnitude <= cap {
-                        Some(self.config.spawn_cost * Num::Int(n.magnitude as i64))
-                    } else {
-                        None
-                    };
-                    match cost {
-                        Some(cost) if self.kore[seat] >= cost => {
-                            self.kore[seat] = self.kore[seat] - cost;
-                            self.shipyards[i].ships += n.magnitude as i64;
-                        }
-                        _ => rejections.push(Rejection {
-                            seat,
-                            kind: kind::SPAWN_REFUSED.into(),
-                            reason: format!(
-                                "{}: cannot spawn {} ships (spawn cap {cap}, kore {:?}); ignored",
-                                self.shipyards[i].uid, n.magnitude, self.kore[seat]
-                            ),
-                        }),
-                    }
-                }
-                Order::Launch(n, plan) => {
-                    let s = &self.shipyards[i];
-                    if s.ships < 0 || (s.ships as u64) < *n {
-                        rejections.push(Rejection {
-                            seat,
-                            kind: kind::LAUNCH_REFUSED.into(),
-                            reason: format!(
-                                "{}: cannot launch {n} ships from {}; ignored",
-                                s.uid, s.ships
-                            ),
-                        });
-                        continue;
-                    }
-                    let pos = s.pos;
-                    self.shipyards[i].ships -= *n as i64;
-                    let mut plan = plan.clone();
-                    plan.truncate(max_flight_plan_len(*n));
-                    let dir = Dir::from_char(plan.as_bytes()[0]).unwrap_or(Dir::North);
-                    let uid = self.new_uid();
-                    self.fleets.push(Fleet {
-                        uid,
-                        owner: seat,
-                        pos,
-                        kore: Num::Int(0),
-                        ships: *n as i64,
-                        dir,
-                        plan,
-                        alive: true,
-                    });
-                }
+                Order::Spawn(n) => self.spawn(i, n.magnitude, &mut refusals),
+                Order::Launch(n, plan) => self.launch(i, *n, plan, &mut refusals),
             }
         }
-    }
-
-    /// Still phase 1: every shipyard of the seat has been controlled one turn longer.
-    pub(crate) fn count_turns_controlled(&mut self, seat: Seat) {
         for s in &mut self.shipyards {
             if s.owner == seat && s.alive {
                 s.turns_controlled += 1;
@@ -276,12 +266,66 @@ impl Kore {
         }
     }
 
-    /// Phases 2 and 3, for one seat's fleets (those launched this turn too):
-    /// drop leading zeros; a `C` with enough ships off a shipyard converts
-    /// the fleet (its kore to the player, the cell's kore destroyed);
-    /// otherwise skip `C`s, turn on a letter or count a number down, and
-    /// move one cell.
-    pub(crate) fn follow_flight_plans(&mut self, seat: Seat) {
+    /// `SPAWN_n` at shipyard `i`: `n` ships for `spawnCost` each, if the
+    /// player has the kore and `n` is within the spawn cap.
+    fn spawn(&mut self, i: usize, n: u64, refusals: &mut Refusals<'_>) {
+        if n == 0 {
+            return;
+        }
+        let seat = self.shipyards[i].owner;
+        let cap = max_spawn(self.shipyards[i].turns_controlled);
+        let cost = (n <= cap).then(|| self.config.spawn_cost * Num::Int(n as i64));
+        match cost {
+            Some(cost) if self.kore[seat] >= cost => {
+                self.kore[seat] = self.kore[seat] - cost;
+                self.shipyards[i].ships += n as i64;
+            }
+            _ => {
+                let (uid, kore) = (self.shipyards[i].uid, self.kore[seat]);
+                refusals.push(kind::SPAWN_REFUSED, || {
+                    format!(
+                        "{uid}: cannot spawn {n} ships (spawn cap {cap}, kore {kore:?}); ignored"
+                    )
+                })
+            }
+        }
+    }
+
+    /// `LAUNCH_n_PLAN` at shipyard `i`: a fleet of `n` ships on its cell,
+    /// flying the plan cut to what `n` ships may fly.
+    fn launch(&mut self, i: usize, n: u64, plan: &str, refusals: &mut Refusals<'_>) {
+        let s = &self.shipyards[i];
+        if s.ships < 0 || (s.ships as u64) < n {
+            let (uid, ships) = (s.uid, s.ships);
+            refusals.push(kind::LAUNCH_REFUSED, || {
+                format!("{uid}: cannot launch {n} ships from {ships}; ignored")
+            });
+            return;
+        }
+        let (seat, pos) = (s.owner, s.pos);
+        self.shipyards[i].ships -= n as i64;
+        // Python's plan[:max], by characters.
+        let plan = match plan.char_indices().nth(max_flight_plan_len(n)) {
+            Some((cut, _)) => &plan[..cut],
+            None => plan,
+        };
+        let dir = plan
+            .bytes()
+            .next()
+            .and_then(Dir::from_char)
+            .unwrap_or(Dir::North);
+        let uid = self.new_uids.next(self.step);
+        self.fleets
+            .push(Fleet::new(uid, seat, pos, Num::Int(0), n as i64, dir, plan));
+    }
+
+    /// Phase 2, for one seat's fleets (those launched this turn too): drop
+    /// leading zeros; a plan starting with `C` on a fleet of at least
+    /// `convertCost` ships, on a cell without a shipyard, converts the fleet
+    /// (its kore to the player, the cell's kore destroyed); otherwise skip
+    /// `C`s, then turn on a letter or count a number down by one.
+    #[doc(hidden)]
+    pub fn follow_flight_plans(&mut self, seat: Seat) {
         for i in 0..self.fleets.len() {
             if self.fleets[i].owner != seat || !self.fleets[i].alive {
                 continue;
@@ -295,7 +339,7 @@ impl Kore {
             let f = &self.fleets[i];
             if f.plan.starts_with('C')
                 && f.ships >= self.config.convert_cost
-                && self.shipyard_on(f.pos).is_none()
+                && !self.shipyard_at.is_taken(f.pos)
             {
                 let (pos, ships, kore) = (f.pos, f.ships, f.kore);
                 self.kore[seat] = self.kore[seat] + kore;
@@ -304,63 +348,53 @@ impl Kore {
                 continue;
             }
             let f = &mut self.fleets[i];
-            let skip = f.plan.bytes().take_while(|&b| b == b'C').count();
-            f.plan.drain(..skip);
-            if let Some(&first) = f.plan.as_bytes().first() {
-                if let Some(dir) = Dir::from_char(first) {
-                    f.dir = dir;
-                    f.plan.remove(0);
-                } else {
-                    let end = f
-                        .plan
-                        .bytes()
-                        .position(|b| !b.is_ascii_digit())
-                        .unwrap_or(f.plan.len());
-                    let rest = f.plan.split_off(end);
-                    f.plan = match decrement_digits(&f.plan) {
-                        Some(left) => left + &rest,
-                        None => rest,
-                    };
-                }
+            if let Some(dir) = next_heading(&mut f.plan) {
+                f.dir = dir;
             }
-            let (pos, dir) = (self.fleets[i].pos, self.fleets[i].dir);
-            self.fleets[i].pos = self.neighbour(pos, dir);
+        }
+    }
+
+    /// Phase 3, for one seat: each of its fleets moves one cell in its
+    /// direction.
+    #[doc(hidden)]
+    pub fn move_fleets(&mut self, seat: Seat) {
+        let size = self.config.size;
+        for f in &mut self.fleets {
+            if f.owner == seat && f.alive {
+                f.pos = f.dir.step(f.pos, size);
+            }
         }
     }
 
     /// Phase 4, for one seat: its fleets on one cell merge into the largest
     /// (most ships, then most kore, then the lower direction index), which
     /// takes their ships and kore and keeps its plan.
-    pub(crate) fn coalesce_allied_fleets(&mut self, seat: Seat) {
-        let mut groups: Vec<Vec<usize>> = Vec::new();
-        let mut group_of: Vec<(usize, usize)> = Vec::new(); // (cell, group)
-        for i in 0..self.fleets.len() {
-            let f = &self.fleets[i];
-            if f.owner != seat || !f.alive {
-                continue;
-            }
-            match group_of.iter().find(|(cell, _)| *cell == f.pos) {
-                Some(&(_, g)) => groups[g].push(i),
-                None => {
-                    group_of.push((f.pos, groups.len()));
-                    groups.push(vec![i]);
-                }
-            }
-        }
-        for mut group in groups {
+    #[doc(hidden)]
+    pub fn coalesce_allied_fleets(&mut self, seat: Seat) {
+        // The seat's fleets by cell, each cell's in board order.
+        let mut by_cell: Vec<(usize, usize)> = Vec::with_capacity(self.fleets.len());
+        by_cell.extend(
+            self.fleets
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| f.owner == seat && f.alive)
+                .map(|(i, f)| (f.pos, i)),
+        );
+        by_cell.sort_unstable();
+        for group in by_cell.chunk_by_mut(|a, b| a.0 == b.0) {
             if group.len() < 2 {
                 continue;
             }
             // Upstream: sort(key=(ships, kore, -direction), reverse=True), stable.
-            group.sort_by(|&a, &b| {
+            group.sort_by(|&(_, a), &(_, b)| {
                 let (fa, fb) = (&self.fleets[a], &self.fleets[b]);
                 fb.ships
                     .cmp(&fa.ships)
                     .then(fb.kore.cmp_num(fa.kore))
                     .then(fa.dir.index().cmp(&fb.dir.index()))
             });
-            let keep = group[0];
-            for &other in &group[1..] {
+            let keep = group[0].1;
+            for &(_, other) in &group[1..] {
                 let (kore, ships) = (self.fleets[other].kore, self.fleets[other].ships);
                 self.fleets[other].alive = false;
                 let k = &mut self.fleets[keep];
@@ -374,66 +408,61 @@ impl Kore {
     /// most ships survives, losing as many ships as the next largest had, and
     /// takes every loser's kore; on a tie for most ships all are destroyed and
     /// their kore goes to the shipyard's owner there, or onto the cell.
-    pub(crate) fn resolve_fleet_collisions(&mut self) {
-        self.fleet_at.fill(0);
-        // Cells in the order their first fleet comes.
-        let mut groups: Vec<Vec<usize>> = Vec::new();
-        let mut group_at: Vec<u32> = vec![0; self.cells.len()];
+    #[doc(hidden)]
+    pub fn resolve_fleet_collisions(&mut self) {
+        // Each cell's first fleet; the cells where more come, in the order
+        // of their first fleet, as upstream groups them (which orders the
+        // sums into a shipyard owner's kore).
+        self.fleet_at.clear_all();
+        let mut crowded: Vec<(usize, usize)> = Vec::new();
         for (i, f) in self.fleets.iter().enumerate() {
             if !f.alive {
                 continue;
             }
-            match group_at[f.pos] {
-                0 => {
-                    groups.push(vec![i]);
-                    group_at[f.pos] = groups.len() as u32;
-                }
-                g => groups[g as usize - 1].push(i),
+            match self.fleet_at.get(f.pos) {
+                None => self.fleet_at.set(f.pos, i),
+                Some(first) if !crowded.contains(&(first, f.pos)) => crowded.push((first, f.pos)),
+                Some(_) => {}
             }
         }
-        for group in groups {
-            let pos = self.fleets[group[0]].pos;
-            if group.len() == 1 {
-                self.fleet_at[pos] = group[0] as u32 + 1;
-                continue;
-            }
+        crowded.sort_unstable();
+        for (_, pos) in crowded {
+            let group: Vec<usize> = (0..self.fleets.len())
+                .filter(|&i| self.fleets[i].alive && self.fleets[i].pos == pos)
+                .collect();
             let most = group
                 .iter()
                 .map(|&i| self.fleets[i].ships)
                 .max()
                 .unwrap_or(0);
-            let largest: Vec<usize> = group
-                .iter()
-                .copied()
-                .filter(|&i| self.fleets[i].ships == most)
-                .collect();
-            if largest.len() == 1 {
-                let winner = largest[0];
-                self.fleet_at[pos] = winner as u32 + 1;
-                let second = group
-                    .iter()
-                    .filter(|&&i| i != winner)
-                    .map(|&i| self.fleets[i].ships)
-                    .max()
-                    .unwrap_or(0);
-                self.fleets[winner].ships -= second;
-                for &i in &group {
-                    if i == winner {
-                        continue;
+            let mut largest = group.iter().filter(|&&i| self.fleets[i].ships == most);
+            match (largest.next(), largest.next()) {
+                (Some(&winner), None) => {
+                    self.fleet_at.set(pos, winner);
+                    let losers = group.iter().copied().filter(|&i| i != winner);
+                    let second = losers
+                        .clone()
+                        .map(|i| self.fleets[i].ships)
+                        .max()
+                        .unwrap_or(0);
+                    self.fleets[winner].ships -= second;
+                    for i in losers {
+                        self.fleets[i].alive = false;
+                        let kore = self.fleets[i].kore;
+                        let w = &mut self.fleets[winner];
+                        w.kore = w.kore + kore;
                     }
-                    self.fleets[i].alive = false;
-                    let kore = self.fleets[i].kore;
-                    let w = &mut self.fleets[winner];
-                    w.kore = w.kore + kore;
                 }
-            } else {
-                let shipyard_owner = self.shipyard_on(pos).map(|s| self.shipyards[s].owner);
-                for &i in &group {
-                    self.fleets[i].alive = false;
-                    let kore = self.fleets[i].kore;
-                    match shipyard_owner {
-                        Some(owner) => self.kore[owner] = self.kore[owner] + kore,
-                        None => self.cells[pos] = self.cells[pos] + kore,
+                _ => {
+                    self.fleet_at.clear(pos);
+                    let shipyard_owner = self.shipyard_at.get(pos).map(|s| self.shipyards[s].owner);
+                    for &i in &group {
+                        self.fleets[i].alive = false;
+                        let kore = self.fleets[i].kore;
+                        match shipyard_owner {
+                            Some(owner) => self.kore[owner] = self.kore[owner] + kore,
+                            None => self.cells[pos] = self.cells[pos] + kore,
+                        }
                     }
                 }
             }
@@ -444,13 +473,14 @@ impl Kore {
     /// shipyard (a new one, its surplus ships aboard, one turn controlled) and
     /// its player takes the fleet's kore; otherwise the shipyard loses as many
     /// ships and its owner takes the kore.
-    pub(crate) fn resolve_shipyard_collisions(&mut self) {
+    #[doc(hidden)]
+    pub fn resolve_shipyard_collisions(&mut self) {
         for s in 0..self.shipyards.len() {
             let sy = &self.shipyards[s];
             if !sy.alive {
                 continue;
             }
-            let Some(f) = self.fleet_on(sy.pos) else {
+            let Some(f) = self.fleet_at.get(sy.pos) else {
                 continue;
             };
             let fleet = &self.fleets[f];
@@ -461,7 +491,7 @@ impl Kore {
             if ships > sy.ships {
                 let surplus = ships - sy.ships;
                 self.shipyards[s].alive = false;
-                self.shipyard_at[pos] = 0;
+                self.shipyard_at.clear(pos);
                 self.add_shipyard(attacker, pos, surplus, 1);
                 self.kore[attacker] = self.kore[attacker] + kore;
             } else {
@@ -475,13 +505,14 @@ impl Kore {
 
     /// Phase 7: a fleet on its own player's shipyard docks: ships to the
     /// shipyard, kore to the player.
-    pub(crate) fn deposit_at_own_shipyards(&mut self) {
+    #[doc(hidden)]
+    pub fn deposit_at_own_shipyards(&mut self) {
         for s in 0..self.shipyards.len() {
             let sy = &self.shipyards[s];
             if !sy.alive {
                 continue;
             }
-            let Some(f) = self.fleet_on(sy.pos) else {
+            let Some(f) = self.fleet_at.get(sy.pos) else {
                 continue;
             };
             if self.fleets[f].owner != sy.owner {
@@ -499,73 +530,67 @@ impl Kore {
     /// fleet taking at least its ship count is destroyed: half its kore
     /// drops on its cell, half goes to its attackers in proportion to their
     /// damage, or onto the cell for attackers that did not survive.
-    pub(crate) fn damage_adjacent_fleets(&mut self) {
-        // victim -> [(attacker, damage)], both in first-insertion order.
-        let mut incoming: Vec<(usize, Vec<(usize, i64)>)> = Vec::new();
-        for a in 0..self.fleets.len() {
-            let fa = &self.fleets[a];
+    #[doc(hidden)]
+    pub fn damage_adjacent_fleets(&mut self) {
+        // (victim, attacker, damage) in the order upstream fills its dict of
+        // dicts: attackers in board order, directions N, E, S, W. A victim
+        // meets an attacker from one side only.
+        let mut hits: Vec<(usize, usize, i64)> = Vec::new();
+        for (a, fa) in self.fleets.iter().enumerate() {
             if !fa.alive {
                 continue;
             }
             for dir in Dir::ALL {
-                let Some(v) = self.fleet_on(self.neighbour(fa.pos, dir)) else {
-                    continue;
-                };
-                if self.fleets[v].owner == fa.owner {
-                    continue;
-                }
-                let slot = match incoming.iter().position(|(victim, _)| *victim == v) {
-                    Some(k) => k,
-                    None => {
-                        incoming.push((v, Vec::new()));
-                        incoming.len() - 1
+                if let Some(v) = self.fleet_at.get(self.neighbour(fa.pos, dir)) {
+                    if self.fleets[v].owner != fa.owner {
+                        hits.push((v, a, fa.ships));
                     }
-                };
-                let attackers = &mut incoming[slot].1;
-                match attackers.iter_mut().find(|(x, _)| *x == a) {
-                    Some(entry) => entry.1 = fa.ships,
-                    None => attackers.push((a, fa.ships)),
                 }
             }
         }
-        // attacker -> [(cell, kore)], in first-insertion order.
-        let mut shares: Vec<(usize, Vec<(usize, Num)>)> = Vec::new();
-        for (v, attackers) in &incoming {
-            let damage: i64 = attackers.iter().map(|(_, d)| d).sum();
-            let victim = &self.fleets[*v];
+        if hits.is_empty() {
+            return;
+        }
+        // Victims in the order of their first hit, each one's attackers in
+        // order (upstream iterates its dict so).
+        let mut first = vec![usize::MAX; self.fleets.len()];
+        let order = in_order_of_first(&mut first, hits.iter().map(|h| h.0));
+        // (attacker, cell, kore) of the kore killed victims leave their
+        // attackers, in upstream's order.
+        let mut shares: Vec<(usize, usize, Num)> = Vec::new();
+        for victim_hits in order.chunk_by(|a, b| a.0 == b.0) {
+            let v = hits[victim_hits[0].1].0;
+            let damage: i64 = victim_hits.iter().map(|&(_, k)| hits[k].2).sum();
+            let victim = &self.fleets[v];
             if damage >= victim.ships {
                 let pos = victim.pos;
                 let half = victim.kore / Num::Int(2);
                 self.cells[pos] = self.cells[pos] + half;
-                for &(a, dmg) in attackers {
-                    let share = half * Num::Int(dmg) / Num::Int(damage);
-                    let slot = match shares.iter().position(|(x, _)| *x == a) {
-                        Some(k) => k,
-                        None => {
-                            shares.push((a, Vec::new()));
-                            shares.len() - 1
-                        }
-                    };
-                    match shares[slot].1.iter_mut().find(|(cell, _)| *cell == pos) {
-                        Some(entry) => entry.1 = share,
-                        None => shares[slot].1.push((pos, share)),
-                    }
+                for &(_, k) in victim_hits {
+                    let (_, a, dmg) = hits[k];
+                    shares.push((a, pos, half * Num::Int(dmg) / Num::Int(damage)));
                 }
-                self.delete_fleet(*v);
+                self.delete_fleet(v);
             } else {
-                self.fleets[*v].ships -= damage;
+                self.fleets[v].ships -= damage;
             }
         }
-        for (a, by_cell) in shares {
+        // Per attacker, in the order of its first share: a survivor takes
+        // the sum (Python's sum() starts from the int 0), a dead attacker's
+        // shares drop on the victims' cells.
+        first.fill(usize::MAX);
+        let by_attacker = in_order_of_first(&mut first, shares.iter().map(|s| s.0));
+        for attacker_shares in by_attacker.chunk_by(|a, b| a.0 == b.0) {
+            let a = shares[attacker_shares[0].1].0;
             if self.fleets[a].alive {
-                // Python's sum() starts from the int 0.
-                let total = by_cell
+                let total = attacker_shares
                     .iter()
-                    .fold(Num::Int(0), |acc, (_, kore)| acc + *kore);
+                    .fold(Num::Int(0), |acc, &(_, k)| acc + shares[k].2);
                 let f = &mut self.fleets[a];
                 f.kore = f.kore + total;
             } else {
-                for (cell, kore) in by_cell {
+                for &(_, k) in attacker_shares {
+                    let (_, cell, kore) = shares[k];
                     self.cells[cell] = self.cells[cell] + kore;
                 }
             }
@@ -573,7 +598,8 @@ impl Kore {
     }
 
     /// Phase 9: every fleet mines round(cell kore × min(ln ships / 20, 0.99), 3).
-    pub(crate) fn mine_kore(&mut self) {
+    #[doc(hidden)]
+    pub fn mine_kore(&mut self) {
         for f in &mut self.fleets {
             if !f.alive {
                 continue;
@@ -589,11 +615,21 @@ impl Kore {
 
     /// Phase 10: every cell with neither fleet nor shipyard and less than
     /// `maxRegenCellKore` grows to round(kore × (1 + regenRate), 3).
-    pub(crate) fn regenerate_kore(&mut self) {
+    #[doc(hidden)]
+    pub fn regenerate_kore(&mut self) {
         let factor = Num::Int(1) + self.config.regen_rate;
         let cap = Num::Int(self.config.max_regen_cell_kore);
-        for (i, cell) in self.cells.iter_mut().enumerate() {
-            if self.fleet_at[i] != 0 || self.shipyard_at[i] != 0 {
+        let taken = self
+            .fleet_at
+            .taken_cells()
+            .zip(self.shipyard_at.taken_cells());
+        for (cell, (fleet, shipyard)) in self.cells.iter_mut().zip(taken) {
+            if fleet || shipyard {
+                continue;
+            }
+            // round(0.0 × factor, 3) is the float 0.0 again; many cells
+            // hold it (an int 0 still turns into it).
+            if matches!(cell, Num::Float(f) if f.to_bits() == 0) {
                 continue;
             }
             if *cell < cap {
@@ -607,52 +643,38 @@ impl Kore {
     /// fewer than two seats playing the game ends (the survivor's reward is
     /// left as it was); rewards are the kore held; at the last step everyone
     /// still playing is done.
-    pub(crate) fn end_turn(&mut self) {
+    #[doc(hidden)]
+    pub fn end_turn(&mut self) {
         self.step += 1;
         self.fleets.retain(|f| f.alive);
         self.shipyards.retain(|s| s.alive);
-        // Upstream rebuilds its board player by player every turn.
-        self.fleets.sort_by_key(|f| f.owner);
-        self.shipyards.sort_by_key(|s| s.owner);
+        // Upstream rebuilds its board player by player every turn (stable
+        // sorts, only needed when a seat made something after a later
+        // seat's assets).
+        if !self.fleets.is_sorted_by_key(|f| f.owner) {
+            self.fleets.sort_by_key(|f| f.owner);
+        }
+        if !self.shipyards.is_sorted_by_key(|s| s.owner) {
+            self.shipyards.sort_by_key(|s| s.owner);
+        }
         for seat in 0..self.players {
             let has_shipyard = self.shipyards.iter().any(|s| s.owner == seat);
             let has_fleet = self.fleets.iter().any(|f| f.owner == seat);
-            if self.status[seat] == Status::Active && !has_shipyard && !has_fleet {
-                self.status[seat] = Status::Done;
-                self.reward[seat] = Some(Num::Int(
-                    i64::from(self.step) - i64::from(self.config.episode_steps) - 1,
-                ));
+            if self.seats.is_active(seat) && !has_shipyard && !has_fleet {
+                self.seats
+                    .knock_out(seat, self.step, self.config.episode_steps);
             }
-            if self.status[seat] == Status::Error {
+            if self.seats.status(seat) == Status::Error {
                 self.kore[seat] = Num::Int(0);
                 self.fleets.retain(|f| f.owner != seat);
                 self.shipyards.retain(|s| s.owner != seat);
             }
         }
-        self.index_shipyards();
-        self.fleet_at.fill(0);
-        let active = self.status.iter().filter(|s| **s == Status::Active).count();
-        if self.players > 1 && active < 2 {
-            for s in &mut self.status {
-                if *s == Status::Active {
-                    *s = Status::Done;
-                }
-            }
-        }
-        for seat in 0..self.players {
-            match self.status[seat] {
-                Status::Active => self.reward[seat] = Some(self.kore[seat]),
-                Status::Error => self.reward[seat] = None,
-                Status::Done => {}
-            }
-        }
-        if self.step + 1 >= self.config.episode_steps {
-            for s in &mut self.status {
-                if *s == Status::Active {
-                    *s = Status::Done;
-                }
-            }
-        }
+        self.index_cells();
+        self.seats.end_if_fewer_than_two_active();
+        self.seats.update_rewards(&self.kore);
+        self.seats
+            .end_at_step_limit(self.step, self.config.episode_steps);
     }
 }
 
@@ -662,16 +684,25 @@ mod tests {
 
     #[test]
     fn digits_count_down_exactly() {
-        assert_eq!(decrement_digits("10").as_deref(), Some("9"));
-        assert_eq!(decrement_digits("2").as_deref(), Some("1"));
-        assert_eq!(decrement_digits("1"), None);
-        assert_eq!(decrement_digits("0"), None);
-        assert_eq!(decrement_digits("00"), None);
-        assert_eq!(decrement_digits("05").as_deref(), Some("4"));
+        let next = |plan: &str| {
+            let mut plan = plan.to_string();
+            let turn = next_heading(&mut plan);
+            (turn, plan)
+        };
+        let counted = |plan: &str| next(plan).1;
+        assert_eq!(counted("10E"), "9E");
+        assert_eq!(counted("2"), "1");
+        assert_eq!(counted("1N"), "N");
+        assert_eq!(counted("0"), "");
+        assert_eq!(counted("00S"), "S");
+        assert_eq!(counted("05"), "4");
+        assert_eq!(counted("C10"), "9");
         assert_eq!(
-            decrement_digits("100000000000000000000000").as_deref(),
-            Some("99999999999999999999999")
+            counted("100000000000000000000000W"),
+            "99999999999999999999999W"
         );
+        assert_eq!(next("CCS3"), (Some(Dir::South), "3".to_string()));
+        assert_eq!(next(""), (None, String::new()));
     }
 
     #[test]

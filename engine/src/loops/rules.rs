@@ -1,15 +1,18 @@
 //! The turn, rule by rule, in the rule book's order:
 //!
-//! 1. [read the answers](Loops::read_actions) (rule 2) and
-//!    [drive the cut bots home](Loops::drive_returning_bots) (rule 5)
-//! 2. [move the bots](Loops::move_bots) (rule 7)
-//! 3. [draw trails](Loops::draw_trails) (rule 3)
-//! 4. [cut trails](Loops::cut_trails) (rules 5 and 6: cuts first)
-//! 5. [close loops](Loops::close_loops) (rules 4 and 6)
-//! 6. [arrive home](Loops::arrive_home) (rule 5)
-//! 7. [score cells](Loops::score_cells) (rule 8)
+//! 1. [read the answers](Loops::read_actions) (rule 2)
+//! 2. [drive the cut bots home](Loops::drive_returning_bots) (rule 5)
+//! 3. [move the bots](Loops::move_bots) (rule 7)
+//! 4. [draw trails](Loops::draw_trails) (rule 3)
+//! 5. [cut trails](Loops::cut_trails) (rules 5 and 6: cuts first)
+//! 6. [close loops](Loops::close_loops) (rules 4 and 6)
+//! 7. [arrive home](Loops::arrive_home) (rule 5)
+//! 8. [score cells](Loops::score_cells) (rule 8)
 //!
 //! and [the outcome](Loops::final_outcome) (rule 8).
+//!
+//! Every phase is public but hidden from the docs, so that a test can run
+//! it alone on a hand-made position.
 
 use super::Loops;
 use crate::grid::{
@@ -50,10 +53,8 @@ impl Loops {
 
     /// Rule 2: every seat's answer; late, missing or illegal is STAY. The
     /// answers of bots being driven home are not read.
-    pub(crate) fn read_actions(
-        &self,
-        answers: &[Option<&str>],
-    ) -> ([Action; PLAYERS], Vec<Rejection>) {
+    #[doc(hidden)]
+    pub fn read_actions(&self, answers: &[Option<&str>]) -> ([Action; PLAYERS], Vec<Rejection>) {
         grid::read_answers(
             answers,
             |s| !self.bots[s].returning,
@@ -65,7 +66,8 @@ impl Loops {
     /// path home to its pad (around walls and rivals' pads). Of several
     /// shortest steps it takes the first free one, in the order north, east,
     /// south, west of the bot's own mirrored frame.
-    pub(crate) fn drive_returning_bots(&self, actions: &mut [Action; PLAYERS]) {
+    #[doc(hidden)]
+    pub fn drive_returning_bots(&self, actions: &mut [Action; PLAYERS]) {
         for (seat, action) in actions.iter_mut().enumerate() {
             let bot = &self.bots[seat];
             if !bot.returning {
@@ -99,7 +101,8 @@ impl Loops {
     /// Rule 7: all bots move at once. A bot that stays keeps its cell (a cell
     /// with a bot on it is closed), bots can't swap, and two bots stepping
     /// into one empty cell: the token holder gets it.
-    pub(crate) fn move_bots(&mut self, actions: &[Action; PLAYERS]) -> [MoveResult; PLAYERS] {
+    #[doc(hidden)]
+    pub fn move_bots(&mut self, actions: &[Action; PLAYERS]) -> [MoveResult; PLAYERS] {
         let targets: [Option<usize>; PLAYERS] = std::array::from_fn(|s| match actions[s] {
             Action::Move(d) => self
                 .board
@@ -128,7 +131,8 @@ impl Loops {
     /// Rule 3: a bot that stepped off its land draws a trail behind it;
     /// stepping back onto its own trail shortens it to that cell. Bots being
     /// driven home draw nothing.
-    pub(crate) fn draw_trails(&mut self, moved: &[MoveResult; PLAYERS]) {
+    #[doc(hidden)]
+    pub fn draw_trails(&mut self, moved: &[MoveResult; PLAYERS]) {
         for (seat, &result) in moved.iter().enumerate() {
             let at = self.bots[seat].position;
             let on_land = self.owner[at] == Some(seat);
@@ -146,7 +150,8 @@ impl Loops {
     /// Rules 5 and 6: a bot (not being driven home) standing on a rival's
     /// open trail cuts it: the trail disappears and the rival is driven
     /// home. All cuts of a turn happen at once, before loops close.
-    pub(crate) fn cut_trails(&mut self) {
+    #[doc(hidden)]
+    pub fn cut_trails(&mut self) {
         let mut cut = [false; PLAYERS];
         for cutter in 0..PLAYERS {
             let at = self.bots[cutter].position;
@@ -171,7 +176,8 @@ impl Loops {
     /// (cells that cannot reach the board's edge without crossing them)
     /// become its own, rival land included, walls and pads never. A cell two
     /// loops claim in the same turn keeps its owner.
-    pub(crate) fn close_loops(&mut self) {
+    #[doc(hidden)]
+    pub fn close_loops(&mut self) {
         let mut claims = vec![0u8; self.board.len()];
         let mut claimer: Vec<Option<Seat>> = vec![None; self.board.len()];
         let mut closed = [false; PLAYERS];
@@ -217,7 +223,8 @@ impl Loops {
     }
 
     /// Rule 5: a bot driven home is back, and plays again, once it stands on its pad.
-    pub(crate) fn arrive_home(&mut self) {
+    #[doc(hidden)]
+    pub fn arrive_home(&mut self) {
         for bot in self.bots.iter_mut() {
             if bot.returning && bot.pad.contains(&bot.position) {
                 bot.returning = false;
@@ -226,7 +233,8 @@ impl Loops {
     }
 
     /// Rule 8: every bot scores one point per cell it owns.
-    pub(crate) fn score_cells(&mut self) {
+    #[doc(hidden)]
+    pub fn score_cells(&mut self) {
         let areas = grid::counts(&self.owner);
         for (bot, area) in self.bots.iter_mut().zip(areas) {
             bot.score += area as u64;

@@ -232,6 +232,17 @@ impl PlanetWars {
     }
 
     /// Per seat: the turn after which it had no ship left, or `None` while it is in.
+    /// For tests and tools: the planets, to edit directly, bypassing the rules.
+    pub fn planets_mut(&mut self) -> &mut [PlanetState] {
+        &mut self.planets
+    }
+
+    /// For tests and tools: the expeditions in flight, to edit directly,
+    /// bypassing the rules (keep them in id order).
+    pub fn expeditions_mut(&mut self) -> &mut Vec<Expedition> {
+        &mut self.expeditions
+    }
+
     pub fn eliminated_on(&self) -> &[Option<u32>] {
         &self.eliminated_on
     }

@@ -5,6 +5,9 @@
 //! 3. [arrivals and combat](PlanetWars::arrivals_and_combat)
 //!
 //! then [the end check](PlanetWars::record_eliminations).
+//!
+//! Every phase is public but hidden from the docs, so that a test can run
+//! it alone on a hand-made position.
 
 use super::map::travel_time;
 use super::moves::{self, parse_answer, read_move, MAX_MOVES_PER_TURN};
@@ -14,7 +17,8 @@ use crate::{Outcome, Rejection, Seat};
 impl PlanetWars {
     /// Phase 1: one additional ship on every player-owned planet; neutral
     /// planets build none.
-    pub(crate) fn construct_ships(&mut self) {
+    #[doc(hidden)]
+    pub fn construct_ships(&mut self) {
         for p in &mut self.planets {
             if p.owner.is_some() {
                 p.ship_count += 1;
@@ -25,7 +29,8 @@ impl PlanetWars {
     /// Phase 2: every seat's answer, seats in order, moves in order. Each move
     /// is checked alone against what the seat has left after its earlier
     /// moves; a refused move is dropped and recorded, the others still go.
-    pub(crate) fn dispatch_expeditions(&mut self, answers: &[Option<&str>]) -> Vec<Rejection> {
+    #[doc(hidden)]
+    pub fn dispatch_expeditions(&mut self, answers: &[Option<&str>]) -> Vec<Rejection> {
         let mut rejections = Vec::new();
         let built: Vec<u64> = self.planets.iter().map(|p| p.ship_count).collect();
         for seat in 0..self.players {
@@ -77,7 +82,8 @@ impl PlanetWars {
     /// Phase 3: every expedition advances one turn; those that had at most
     /// one turn left arrive. On each planet with arrivals, the fleets of one
     /// owner merge (with that owner's garrison too), then combat.
-    pub(crate) fn arrivals_and_combat(&mut self) {
+    #[doc(hidden)]
+    pub fn arrivals_and_combat(&mut self) {
         let mut arrived: Vec<Expedition> = Vec::new();
         self.expeditions.retain_mut(|e| {
             if e.turns_remaining <= 1 {
@@ -96,9 +102,10 @@ impl PlanetWars {
         }
     }
 
-    /// After the turn: a player with no ship left (on planets or in flight)
-    /// is out, as of this turn.
-    pub(crate) fn record_eliminations(&mut self) {
+    /// After the turn (and its count): a player with no ship left (on
+    /// planets or in flight) is out, as of this turn.
+    #[doc(hidden)]
+    pub fn record_eliminations(&mut self) {
         let totals = self.ship_totals();
         for (seat, out) in self.eliminated_on.iter_mut().enumerate() {
             if out.is_none() && totals[seat] == 0 {

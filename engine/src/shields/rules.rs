@@ -9,6 +9,9 @@
 //! 6. [count down](Shields::count_down) freezes and shield cooldowns (rule 5)
 //!
 //! and [the outcome](Shields::final_outcome) (rule 7).
+//!
+//! Every phase is public but hidden from the docs, so that a test can run
+//! it alone on a hand-made position.
 
 use super::{Shields, FREEZE_TURNS, LONG_STAY, RAID_FACTOR, SHIELD_COOLDOWN};
 use crate::grid::{
@@ -69,10 +72,8 @@ impl Shields {
 
     /// Rules 2 and 5: every seat's answer; late, missing or illegal is
     /// STAY. A frozen bot's answer is not read: it STAYs.
-    pub(crate) fn read_actions(
-        &self,
-        answers: &[Option<&str>],
-    ) -> ([Action; PLAYERS], Vec<Rejection>) {
+    #[doc(hidden)]
+    pub fn read_actions(&self, answers: &[Option<&str>]) -> ([Action; PLAYERS], Vec<Rejection>) {
         grid::read_answers(
             answers,
             |s| self.bots[s].frozen == 0,
@@ -85,7 +86,8 @@ impl Shields {
     /// priority token. Leaving a cell resets progress. Returns which bots
     /// count as staying: those that chose STAY or were blocked, unless
     /// frozen (a frozen turn is not a stay) or shielding.
-    pub(crate) fn move_bots(&mut self, actions: &[Action; PLAYERS]) -> [bool; PLAYERS] {
+    #[doc(hidden)]
+    pub fn move_bots(&mut self, actions: &[Action; PLAYERS]) -> [bool; PLAYERS] {
         let targets: [Option<usize>; PLAYERS] = std::array::from_fn(|s| match actions[s] {
             Action::Move(d) => self.board.step(self.bots[s].position, d),
             _ => None,
@@ -117,7 +119,8 @@ impl Shields {
     /// rival loses its progress, its stay does not count, and it is frozen
     /// for the next 2 turns. A shield that catches nobody freezes the
     /// shielder for the next 2 turns. Returns who is newly frozen.
-    pub(crate) fn raise_shields(
+    #[doc(hidden)]
+    pub fn raise_shields(
         &mut self,
         actions: &[Action; PLAYERS],
         stayed: &mut [bool; PLAYERS],
@@ -149,7 +152,8 @@ impl Shields {
     /// the cell's requirement, a cell that isn't its own becomes its own at
     /// level 1 (a rival's cell paying the raid bonus 8 × value × level),
     /// and its own level-1 cell is upgraded; progress starts again from 0.
-    pub(crate) fn take_and_upgrade(&mut self, stayed: &[bool; PLAYERS]) {
+    #[doc(hidden)]
+    pub fn take_and_upgrade(&mut self, stayed: &[bool; PLAYERS]) {
         for seat in (0..PLAYERS).filter(|&s| stayed[s]) {
             let cell = self.bots[seat].position;
             let need = self.requirement(seat, cell);
@@ -178,7 +182,8 @@ impl Shields {
 
     /// Rule 6: every bot scores the value of each cell it owns, doubled if
     /// upgraded.
-    pub(crate) fn score_cells(&mut self) {
+    #[doc(hidden)]
+    pub fn score_cells(&mut self) {
         for cell in 0..self.board.len() {
             if let Some(o) = self.owner[cell] {
                 self.bots[o].score += u64::from(self.value[cell]) * u64::from(self.level[cell]);
@@ -189,7 +194,8 @@ impl Shields {
     /// Rule 5's clocks: freezes and cooldowns count down a turn; a bot that
     /// shielded can't SHIELD for the next 4 turns; new freezes last the
     /// next 2 turns.
-    pub(crate) fn count_down(&mut self, actions: &[Action; PLAYERS], freeze: &[bool; PLAYERS]) {
+    #[doc(hidden)]
+    pub fn count_down(&mut self, actions: &[Action; PLAYERS], freeze: &[bool; PLAYERS]) {
         for seat in 0..PLAYERS {
             let bot = &mut self.bots[seat];
             bot.frozen = bot.frozen.saturating_sub(1);

@@ -57,6 +57,19 @@ pub fn game_with(cells: Vec<Num>, mut shipyards: Vec<Shipyard>, fleets: Vec<Flee
     )
 }
 
+/// A position at `step` on an empty board with exactly these players' kore,
+/// shipyards and fleets.
+pub fn position(
+    config: Config,
+    step: u32,
+    kore: &[Num],
+    shipyards: Vec<Shipyard>,
+    fleets: Vec<Fleet>,
+) -> Kore {
+    let cells = vec![Num::Int(0); config.size * config.size];
+    Kore::from_parts(config, step, cells, kore.to_vec(), shipyards, fleets)
+}
+
 /// Plays one step with seat 0's answer (seat 1 answers nothing).
 pub fn play(game: &mut Kore, answer: &str) -> Vec<Rejection> {
     game.step(&[Some(answer), None])

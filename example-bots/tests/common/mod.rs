@@ -41,16 +41,20 @@ pub fn play_native_with(
         if let Some(outcome) = g.outcome() {
             return outcome;
         }
-        let answers: Vec<String> = bots
+        // As the host does: only the seats the game asks are called.
+        let answers: Vec<Option<String>> = bots
             .iter_mut()
             .enumerate()
             .map(|(seat, bot)| {
+                if !g.asks(seat) {
+                    return None;
+                }
                 g.observation(seat, &mut obs);
                 inspect(seat, &obs);
-                bot(&obs)
+                Some(bot(&obs))
             })
             .collect();
-        let refs: Vec<Option<&str>> = answers.iter().map(|a| Some(a.as_str())).collect();
+        let refs: Vec<Option<&str>> = answers.iter().map(|a| a.as_deref()).collect();
         let refused: Vec<Rejection> = g.step(&refs);
         assert!(
             refused.iter().all(&refusal_ok),
@@ -94,16 +98,17 @@ where
     }
 }
 
-/// One `Strong` against three `Weak`, over `seeds`, the strong bot's seat
-/// going round the table. Returns (outright wins, matches).
-pub fn wins<Strong: Bot, Weak: Bot>(
+/// One `Strong` against three `Weak` on `config`, over `seeds`, the strong
+/// bot's seat going round the table. Returns (outright wins, matches), and
+/// prints the matches it did not win.
+pub fn strong_wins<Strong: Bot, Weak: Bot>(
     game: &str,
     config: &Value,
     seeds: std::ops::Range<u64>,
 ) -> (usize, usize) {
     let mut won = 0;
-    let mut played = 0;
     let mut lost = Vec::new();
+    let played = seeds.end.saturating_sub(seeds.start) as usize;
     for seed in seeds {
         let seat = (seed % 4) as usize;
         let bots = (0..4)
@@ -116,7 +121,6 @@ pub fn wins<Strong: Bot, Weak: Bot>(
             })
             .collect();
         let o = play_native(game, config, seed, bots);
-        played += 1;
         let firsts = o.placements.iter().filter(|&&p| p == 1).count();
         if o.placements[seat] == 1 && firsts == 1 {
             won += 1;

@@ -15,7 +15,7 @@
 //! Workers record heartbeats (host, pid, threads, matches played, last
 //! seen), from which `ladder status` reads who is playing.
 
-use super::db::{vals, Db, DbError, Row};
+use super::db::{vals, Db, DbError, Row, Value};
 use super::{match_result, Lock, MatchResult, Store, StoreError};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -251,6 +251,11 @@ fn relaxed(db: &mut Db) -> Result<(), DbError> {
     Ok(())
 }
 
+/// [`relaxed`] as a column of a statement that is its own transaction
+/// (PostgreSQL): the setting holds until that transaction's commit, which
+/// is where it is read.
+const RELAXED: &str = "set_config('synchronous_commit', 'off', true)";
+
 fn void_reason() -> String {
     format!("void: no worker finished it in {MAX_ATTEMPTS} attempts")
 }
@@ -385,6 +390,9 @@ impl Store {
         n: usize,
         lease: Duration,
     ) -> Result<Vec<Claimed>, StoreError> {
+        if self.is_postgres() {
+            return self.claim_in_one_statement(worker, ladder, n, lease);
+        }
         self.write(|db| {
             relaxed(db)?;
             void_exhausted(db, ladder)?;
@@ -398,23 +406,61 @@ impl Store {
                  RETURNING idx, grp, seed, seats, attempts, verify",
                 vals![worker, ms(lease), ladder, MAX_ATTEMPTS, n],
             )?;
-            let mut claimed = rows
-                .iter()
-                .map(|r| {
-                    Ok(Claimed {
-                        ladder,
-                        index: r.u32(0)?,
-                        group: r.u32(1)?,
-                        seed: r.i64(2)? as u64,
-                        seats: r.json(3)?,
-                        attempt: r.u32(4)?,
-                        verify: r.i64(5)? != 0,
-                    })
-                })
-                .collect::<Result<Vec<_>, DbError>>()?;
-            claimed.sort_by_key(|c| c.index);
-            Ok(claimed)
+            claimed_rows(ladder, &rows)
         })
+    }
+
+    fn is_postgres(&self) -> bool {
+        self.db.borrow().dialect() == super::db::Dialect::Postgres
+    }
+
+    /// [`Store::claim`] on PostgreSQL: one round trip, its own transaction.
+    /// Whether matches ran out of attempts is asked in the same statement;
+    /// only then are they voided, in a transaction of their own (the claim
+    /// passes them over either way, so the same matches are claimed).
+    fn claim_in_one_statement(
+        &mut self,
+        worker: i64,
+        ladder: i64,
+        n: usize,
+        lease: Duration,
+    ) -> Result<Vec<Claimed>, StoreError> {
+        let rows = self.query(
+            &format!(
+                "WITH claimed AS (
+                     UPDATE matches SET lease_owner = $1, lease_until = {{now}} + $2, attempts = attempts + 1
+                     WHERE ladder_id = $3 AND idx IN (
+                         SELECT idx FROM matches
+                         WHERE ladder_id = $3 AND (done = 0 OR verify = 1) AND attempts < $4
+                           AND (lease_until IS NULL OR lease_until < {{now}})
+                         ORDER BY idx LIMIT $5 FOR UPDATE SKIP LOCKED)
+                     RETURNING idx, grp, seed, seats, attempts, verify
+                 ), exhausted AS (
+                     SELECT EXISTS (
+                         SELECT 1 FROM matches
+                         WHERE ladder_id = $3 AND (done = 0 OR verify = 1) AND attempts >= $4
+                           AND (lease_until IS NULL OR lease_until < {{now}})) AS any
+                 )
+                 SELECT c.idx, c.grp, c.seed, c.seats, c.attempts, c.verify, e.any, {RELAXED}
+                 FROM exhausted e LEFT JOIN claimed c ON true"
+            ),
+            vals![worker, ms(lease), ladder, MAX_ATTEMPTS, n],
+        )?;
+        let exhausted = rows
+            .first()
+            .map(|r| r.i64(6))
+            .transpose()
+            .map_err(|e| self.err(e))?
+            == Some(1);
+        if exhausted {
+            self.write(|db| {
+                relaxed(db)?;
+                void_exhausted(db, ladder)
+            })?;
+        }
+        // With nothing claimed, the one row is the `exhausted` flag's alone.
+        let rows: Vec<Row> = rows.into_iter().filter(|r| r.0[0] != Value::Null).collect();
+        claimed_rows(ladder, &rows).map_err(|e| self.err(e))
     }
 
     /// Gives back a match the worker could not play: its claim stays
@@ -440,6 +486,11 @@ impl Store {
         result: &MatchResult,
         replay_gz: &[u8],
     ) -> Result<Committed, StoreError> {
+        if self.is_postgres()
+            && self.commit_first_in_one_statement(worker, ladder, result, replay_gz)?
+        {
+            return Ok(Committed::Recorded);
+        }
         let index = result.index;
         self.write(|db| {
             relaxed(db)?;
@@ -496,6 +547,58 @@ impl Store {
             Ok(Ok(Committed::Differs { event }))
         })
         .and_then(|r| r)
+    }
+
+    /// [`Store::commit`] of a match's first result on PostgreSQL: the
+    /// replay, the result, the match's state and the worker's count in one
+    /// statement, one round trip, its own transaction. Returns false, having
+    /// written nothing, when the match is unknown or already done: those go
+    /// the longer way, which compares the results.
+    fn commit_first_in_one_statement(
+        &mut self,
+        worker: i64,
+        ladder: i64,
+        result: &MatchResult,
+        replay_gz: &[u8],
+    ) -> Result<bool, StoreError> {
+        let mut params = result_values(ladder, result);
+        params.extend([Value::from(worker), Value::from(replay_gz)]);
+        // The match's row is locked first: a second result for it waits,
+        // then finds it done, and writes nothing here.
+        let rows = self.query(
+            &format!(
+                "WITH m AS (
+                     SELECT done FROM matches WHERE ladder_id = $1 AND idx = $2 FOR UPDATE
+                 ), fresh AS (
+                     SELECT 1 FROM m WHERE done = 0
+                 ), replay AS (
+                     INSERT INTO replays (match_id, replay_gz)
+                     SELECT $3::text, $12::bytea FROM fresh WHERE $3::text <> ''
+                     ON CONFLICT (match_id) DO NOTHING
+                 ), result AS (
+                     -- Typed here: a parameter in the list of an INSERT's
+                     -- SELECT would be taken for text.
+                     INSERT INTO results (ladder_id, idx, match_id, placements, scores, faults, turns, reason, aborted, replay_sha256)
+                     SELECT $1::bigint, $2::bigint, $3::text, $4::text, $5::text, $6::text, $7::bigint, $8::text, $9::text, $10::text
+                     FROM fresh
+                 ), state AS (
+                     UPDATE matches SET done = 1, lease_owner = NULL, lease_until = NULL,
+                            played_by = $11, finished_at = {{now}}
+                     WHERE ladder_id = $1 AND idx = $2 AND EXISTS (SELECT 1 FROM fresh)
+                 ), played AS (
+                     UPDATE workers SET played = played + 1, last_seen = {{now}}
+                     WHERE id = $11 AND EXISTS (SELECT 1 FROM fresh)
+                 )
+                 SELECT done, {RELAXED} FROM m"
+            ),
+            &params,
+        )?;
+        Ok(rows
+            .first()
+            .map(|r| r.i64(0))
+            .transpose()
+            .map_err(|e| self.err(e))?
+            == Some(0))
     }
 
     /// The index before which every match of the ladder is done.
@@ -694,20 +797,45 @@ fn insert_result(
     db.execute(
         "INSERT INTO results (ladder_id, idx, match_id, placements, scores, faults, turns, reason, aborted, replay_sha256)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-        vals![
-            ladder,
-            result.index,
-            &result.match_id,
-            serde_json::to_string(&result.placements).expect("serialises"),
-            serde_json::to_string(&result.scores).expect("serialises"),
-            serde_json::to_string(&result.faults).expect("serialises"),
-            result.turns,
-            &result.reason,
-            result.aborted.as_deref(),
-            &result.replay_sha256,
-        ],
+        &result_values(ladder, result),
     )?;
     Ok(())
+}
+
+/// A result's columns, in the order of the `results` table.
+fn result_values(ladder: i64, result: &MatchResult) -> Vec<Value> {
+    vals![
+        ladder,
+        result.index,
+        &result.match_id,
+        serde_json::to_string(&result.placements).expect("serialises"),
+        serde_json::to_string(&result.scores).expect("serialises"),
+        serde_json::to_string(&result.faults).expect("serialises"),
+        result.turns,
+        &result.reason,
+        result.aborted.as_deref(),
+        &result.replay_sha256,
+    ]
+    .to_vec()
+}
+
+fn claimed_rows(ladder: i64, rows: &[Row]) -> Result<Vec<Claimed>, DbError> {
+    let mut claimed = rows
+        .iter()
+        .map(|r| {
+            Ok(Claimed {
+                ladder,
+                index: r.u32(0)?,
+                group: r.u32(1)?,
+                seed: r.i64(2)? as u64,
+                seats: r.json(3)?,
+                attempt: r.u32(4)?,
+                verify: r.i64(5)? != 0,
+            })
+        })
+        .collect::<Result<Vec<_>, DbError>>()?;
+    claimed.sort_by_key(|c| c.index);
+    Ok(claimed)
 }
 
 /// The stored result of a match, its replay hash computed from the stored

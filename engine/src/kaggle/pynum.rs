@@ -33,6 +33,7 @@ impl Default for Num {
 
 impl PartialEq for Num {
     /// Python `==`: `5 == 5.0`.
+    #[inline]
     fn eq(&self, other: &Self) -> bool {
         self.partial_cmp(other) == Some(Ordering::Equal)
     }
@@ -40,6 +41,7 @@ impl PartialEq for Num {
 
 impl PartialOrd for Num {
     /// Python's exact comparison of ints and floats (NaN is unordered).
+    #[inline]
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         match (*self, *other) {
             (Num::Int(a), Num::Int(b)) => Some(a.cmp(&b)),
@@ -51,7 +53,12 @@ impl PartialOrd for Num {
 }
 
 /// `i` compared with `f`, exactly (no rounding of `i` to a float).
+#[inline]
 fn cmp_int_float(i: i64, f: f64) -> Option<Ordering> {
+    // Every int up to 2^53 in size is a float exactly: compare as floats.
+    if i.unsigned_abs() <= 1 << 53 {
+        return (i as f64).partial_cmp(&f);
+    }
     if f.is_nan() {
         return None;
     }
@@ -73,6 +80,7 @@ fn cmp_int_float(i: i64, f: f64) -> Option<Ordering> {
 impl std::ops::Add for Num {
     type Output = Num;
     /// `a + b`.
+    #[inline]
     fn add(self, other: Num) -> Num {
         match (self, other) {
             (Num::Int(a), Num::Int(b)) => Num::Int(a.saturating_add(b)),
@@ -84,6 +92,7 @@ impl std::ops::Add for Num {
 impl std::ops::Sub for Num {
     type Output = Num;
     /// `a - b`.
+    #[inline]
     fn sub(self, other: Num) -> Num {
         match (self, other) {
             (Num::Int(a), Num::Int(b)) => Num::Int(a.saturating_sub(b)),
@@ -95,6 +104,7 @@ impl std::ops::Sub for Num {
 impl std::ops::Mul for Num {
     type Output = Num;
     /// `a * b`.
+    #[inline]
     fn mul(self, other: Num) -> Num {
         match (self, other) {
             (Num::Int(a), Num::Int(b)) => Num::Int(a.saturating_mul(b)),
@@ -107,6 +117,7 @@ impl std::ops::Div for Num {
     type Output = Num;
     /// `a / b`: Python's true division is always a float; for ints below
     /// 2^53 it is the correctly rounded quotient, as here.
+    #[inline]
     fn div(self, other: Num) -> Num {
         Num::Float(self.to_f64() / other.to_f64())
     }
@@ -122,6 +133,7 @@ impl Num {
     }
 
     /// `float(x)` (ints round to the nearest float, as Python's do).
+    #[inline]
     pub fn to_f64(self) -> f64 {
         match self {
             Num::Int(i) => i as f64,
@@ -161,6 +173,7 @@ impl Num {
     /// three decimals, half to even, on its exact binary value, and the
     /// decimal result read back as the nearest float (CPython's
     /// `double_round`).
+    #[inline]
     pub fn round3(self) -> Num {
         match self {
             Num::Int(_) => self,
@@ -175,12 +188,7 @@ impl Num {
 
     /// Appends the number as Python's `json.dumps` writes it (`repr`).
     pub fn write_json(self, out: &mut String) {
-        match self {
-            Num::Int(i) => {
-                let _ = write!(out, "{i}");
-            }
-            Num::Float(f) => write_float_repr(f, out),
-        }
+        AsciiWriter::new(out).num(self);
     }
 
     /// The number as a JSON value, ints and floats kept apart.
@@ -214,15 +222,18 @@ impl Num {
 /// rounded division, i.e. the float nearest the decimal. Other values take
 /// the slow path through decimal formatting, which rounds half to even on the
 /// exact value too.
+#[inline]
 pub fn round3(x: f64) -> f64 {
     match thousandths(x) {
-        Some(n) => n as f64 / 1000.0,
+        // n < 2^53: through i64, the one-instruction conversion.
+        Some(n) => n as i64 as f64 / 1000.0,
         None => round3_slow(x),
     }
 }
 
 /// `round(x * 1000)` half to even on the exact value of `x`, for
 /// `0 <= x < 2^53 / 1000`.
+#[inline]
 fn thousandths(x: f64) -> Option<u64> {
     const LIMIT: f64 = 9_007_199_254_740.0; // below 2^53 / 1000
     if !(0.0..LIMIT).contains(&x) || x.is_sign_negative() {
@@ -268,32 +279,158 @@ fn round3_slow(x: f64) -> f64 {
 /// positional between 1e-4 and 1e16 with at least one decimal (`500.0`),
 /// else scientific with a signed two-digit exponent (`1e-05`, `1e+16`).
 pub fn write_float_repr(x: f64, out: &mut String) {
+    AsciiWriter::new(out).float(x);
+}
+
+/// The bytes an [`AsciiWriter`] gathers before appending them.
+const BLOCK: usize = 512;
+
+/// JSON text of numbers and ASCII punctuation, composed a block at a time
+/// on the stack and appended to a `String` with one UTF-8 check per block
+/// rather than one per number: an observation writes hundreds of numbers.
+/// What is left is appended when the writer is dropped.
+pub struct AsciiWriter<'a> {
+    out: &'a mut String,
+    block: [u8; BLOCK],
+    len: usize,
+}
+
+impl<'a> AsciiWriter<'a> {
+    pub fn new(out: &'a mut String) -> Self {
+        AsciiWriter {
+            out,
+            block: [0; BLOCK],
+            len: 0,
+        }
+    }
+
+    /// Appends what the block holds.
+    pub fn flush(&mut self) {
+        if self.len > 0 {
+            let text = std::str::from_utf8(&self.block[..self.len]).expect("only ASCII is written");
+            self.out.push_str(text);
+            self.len = 0;
+        }
+    }
+
+    /// `n` (at most a block) free bytes, to be written in full, then counted.
+    #[inline]
+    fn room(&mut self, n: usize) -> &mut [u8] {
+        if self.len + n > BLOCK {
+            self.flush();
+        }
+        let start = self.len;
+        self.len += n;
+        &mut self.block[start..start + n]
+    }
+
+    /// One ASCII byte.
+    #[inline]
+    pub fn byte(&mut self, b: u8) {
+        debug_assert!(b.is_ascii());
+        self.room(1)[0] = b;
+    }
+
+    /// Text: gathered if short and ASCII, else appended as it is.
+    #[inline]
+    pub fn text(&mut self, s: &str) {
+        if s.len() <= BLOCK / 4 && s.is_ascii() {
+            self.room(s.len()).copy_from_slice(s.as_bytes());
+        } else {
+            self.flush();
+            self.out.push_str(s);
+        }
+    }
+
+    /// A whole number without sign.
+    #[inline]
+    pub fn uint(&mut self, mut n: u64) {
+        let digits = n.checked_ilog10().map_or(1, |d| d as usize + 1);
+        for d in self.room(digits).iter_mut().rev() {
+            *d = b'0' + (n % 10) as u8;
+            n /= 10;
+        }
+    }
+
+    /// A whole number as Python writes an int.
+    #[inline]
+    pub fn int(&mut self, i: i64) {
+        if i < 0 {
+            self.byte(b'-');
+        }
+        self.uint(i.unsigned_abs());
+    }
+
+    /// A float as Python's `repr`.
+    #[inline]
+    pub fn float(&mut self, x: f64) {
+        // Fast path for the values regeneration makes, x = round(x, 3) below
+        // 2^43: decimals with at most three decimals are more than an ulp
+        // apart there, so the shortest digits that read back to x are those
+        // of n/1000.
+        match thousandths(x).filter(|&n| n < 1 << 43 && n as f64 / 1000.0 == x) {
+            Some(n) => {
+                self.uint(n / 1000);
+                // The decimals without trailing zeros, at least one.
+                let frac = n % 1000;
+                let (digits, len) = match (frac % 10, frac % 100) {
+                    (0, 0) => (frac / 100, 1),
+                    (0, _) => (frac / 10, 2),
+                    _ => (frac, 3),
+                };
+                self.byte(b'.');
+                let mut rest = digits;
+                for d in self.room(len).iter_mut().rev() {
+                    *d = b'0' + (rest % 10) as u8;
+                    rest /= 10;
+                }
+            }
+            None => {
+                self.flush();
+                write_float_slow(x, self.out);
+            }
+        }
+    }
+
+    /// A Python number as `json.dumps` writes it.
+    #[inline]
+    pub fn num(&mut self, n: Num) {
+        match n {
+            Num::Int(i) => self.int(i),
+            Num::Float(f) => self.float(f),
+        }
+    }
+
+    /// A list of Python numbers, `[1,2.5]`.
+    pub fn nums(&mut self, list: &[Num]) {
+        self.byte(b'[');
+        for (k, n) in list.iter().enumerate() {
+            if k > 0 {
+                self.byte(b',');
+            }
+            self.num(*n);
+        }
+        self.byte(b']');
+    }
+}
+
+impl Drop for AsciiWriter<'_> {
+    fn drop(&mut self) {
+        self.flush();
+    }
+}
+
+/// `repr(x)` for the floats off the fast path: NaN and the infinities as
+/// Python's `json.dumps` writes them, any other through the shortest digits.
+#[cold]
+fn write_float_slow(x: f64, out: &mut String) {
     if x.is_nan() {
         out.push_str("NaN");
-        return;
-    }
-    if x.is_infinite() {
+    } else if x.is_infinite() {
         out.push_str(if x > 0.0 { "Infinity" } else { "-Infinity" });
-        return;
+    } else {
+        write_float_debug(x, out);
     }
-    // Fast path for the values regeneration makes, x = round(x, 3) below
-    // 2^43: decimals with at most three decimals are more than an ulp apart
-    // there, so the shortest digits that read back to x are those of n/1000.
-    if let Some(n) = thousandths(x).filter(|&n| n < 1 << 43 && n as f64 / 1000.0 == x) {
-        let (whole, frac) = (n / 1000, n % 1000);
-        let _ = write!(out, "{whole}.");
-        if frac == 0 {
-            out.push('0');
-        } else if frac % 100 == 0 {
-            let _ = write!(out, "{}", frac / 100);
-        } else if frac % 10 == 0 {
-            let _ = write!(out, "{:02}", frac / 10);
-        } else {
-            let _ = write!(out, "{frac:03}");
-        }
-        return;
-    }
-    write_float_debug(x, out);
 }
 
 /// `repr(x)` through Rust's shortest `Debug` digits.

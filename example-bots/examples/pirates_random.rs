@@ -1,0 +1,3 @@
+//! The `random` pirates bot as a Ludus bot module (build for `wasm32-wasip1`).
+
+ludus_sdk::export_bot!(ludus_example_bots::pirates::Random);

@@ -1257,9 +1257,12 @@ fn read_orders_phase_counts_silence_and_refuses_with_reasons() {
     let (acts, r) = g.read_orders(&[Some("EAST"), None, Some("BUILD CASTLE"), Some("")]);
     assert_eq!(acts[0], Act::Move { to: at(&g, 1, 0) });
     assert_eq!(acts[2], Act::Wait);
-    assert_eq!(r.len(), 1);
+    assert_eq!(r.len(), 2, "{r:?}");
     assert_eq!((r[0].seat, r[0].kind.as_str()), (2, kind::UNPARSEABLE));
     assert!(r[0].reason.ends_with("played as WAIT"), "{}", r[0].reason);
+    // A blank answer is silence, and refused as unreadable; no answer (a
+    // fault, recorded by the host) is silence alone.
+    assert_eq!((r[1].seat, r[1].kind.as_str()), (3, kind::UNPARSEABLE));
     assert_eq!((g.team(1).silent, g.team(3).silent), (1, 1));
 }
 

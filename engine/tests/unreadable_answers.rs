@@ -56,6 +56,10 @@ fn readable_answer_with_an_illegal_move(id: &str, obs: &Value) -> String {
         "halite" => r#"{"no-such-ship":"NORTH"}"#.into(),
         // Seat 0 (Blue) moves first; no node of its is off the board.
         "fences" => "MOVE -1 -1 -1 -3".into(),
+        // A garrison far beyond any reserve; in a setup turn, the wrong phase.
+        "conquest" => "GARRISON 1000000".into(),
+        // Ships are numbered 1 to 4 and NPCs 5 and 6: there is no ship 9.
+        "pirates" => "atk-9".into(),
         "claim" | "loops" | "shields" => {
             let legal: Vec<&str> = obs["legal_actions"]
                 .as_array()

@@ -14,13 +14,15 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-const STRATEGIES: [(&str, &str); 7] = [
+const STRATEGIES: [(&str, &str); 9] = [
     ("planet-wars", "planet_wars_expander"),
     ("kore", "kore_miner"),
     ("halite", "halite_collector"),
     ("claim", "claim_strategy"),
     ("loops", "loops_strategy"),
     ("shields", "shields_strategy"),
+    ("conquest", "conquest_strategy"),
+    ("pirates", "pirates_strategy"),
     ("fences", "fences_strategy"),
 ];
 

@@ -30,6 +30,7 @@ pub fn chromium() -> PathBuf {
         eprintln!("browser tests: {CHROMIUM} is missing; installing Debian's chromium package");
         let apt = |args: &[&str]| {
             Command::new("apt-get")
+                .args(["-o", "DPkg::Lock::Timeout=600"])
                 .args(args)
                 .env("DEBIAN_FRONTEND", "noninteractive")
                 .stdin(Stdio::null())

@@ -137,6 +137,9 @@ pub fn tools_dir() -> PathBuf {
 fn apt_install(packages: &[&str]) -> Result<(), String> {
     let apt = |args: &[&str]| -> Result<(), String> {
         let status = Command::new("apt-get")
+            // Another apt (a second test binary, an operator) may hold the
+            // lock for a while: wait for it rather than fail.
+            .args(["-o", "DPkg::Lock::Timeout=600"])
             .args(args)
             .env("DEBIAN_FRONTEND", "noninteractive")
             .stdin(std::process::Stdio::null())

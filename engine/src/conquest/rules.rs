@@ -67,6 +67,17 @@ impl Conquest {
                 if !setup {
                     self.teams[seat].silent += 1;
                 }
+                // A blank answer is silence, and also what a bot that
+                // could not read its observation sends: refused as
+                // unreadable, so a validation match tells it apart.
+                if raw.is_some() {
+                    rejections.push(Rejection {
+                        seat,
+                        kind: kind::UNPARSEABLE.into(),
+                        reason: "a blank answer: played as WAIT, and counts toward the timeout"
+                            .into(),
+                    });
+                }
                 continue;
             };
             self.teams[seat].silent = 0;

@@ -6,6 +6,7 @@
 mod check;
 mod league;
 mod matches;
+mod serve;
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
@@ -93,6 +94,9 @@ enum Command {
     /// Validate a bot for a game, as `check --game` does, and store it under a
     /// name: identical bytes again are a no-op, new bytes are a new version
     /// (older versions keep their results).
+    ///
+    /// With --server, upload it to a `ludus serve` instead, which validates
+    /// and stores it in the same way (--token: your API token).
     Submit {
         bot: PathBuf,
         #[arg(long)]
@@ -101,6 +105,30 @@ enum Command {
         game: String,
         #[command(flatten)]
         db: DbArg,
+        /// A server's URL, e.g. http://127.0.0.1:8080.
+        #[arg(long, requires = "token")]
+        server: Option<String>,
+        /// Your API token on that server (`ludus user add` made it).
+        #[arg(long, env = "LUDUS_TOKEN")]
+        token: Option<String>,
+    },
+    /// Serve the platform: accounts, uploads, continuous ladders for every
+    /// game, live leaderboards, bot and match pages, the JSON API. Stops
+    /// cleanly on SIGTERM or Ctrl-C.
+    Serve {
+        #[command(flatten)]
+        db: DbArg,
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        listen: std::net::SocketAddr,
+        /// Matches played at once in this process (default: the cores); 0
+        /// for none, when `ludus worker`s elsewhere play on PostgreSQL.
+        #[arg(long)]
+        workers: Option<usize>,
+    },
+    /// Accounts of the server.
+    User {
+        #[command(subcommand)]
+        command: UserCommand,
     },
     /// List the stored bots.
     Bots {
@@ -224,7 +252,28 @@ enum EngineCommand {
 }
 
 #[derive(Subcommand)]
+enum UserCommand {
+    /// Add an account and print its API token, once (only its hash is stored).
+    Add {
+        name: String,
+        #[command(flatten)]
+        db: DbArg,
+    },
+}
+
+#[derive(Subcommand)]
 enum LadderCommand {
+    /// Recompute a ladder's Elo ratings from its stored schedule and results
+    /// alone, and check that they are the stored ones.
+    Recompute {
+        /// The ladder (default: the continuous ladder of --game, or the latest).
+        #[arg(long)]
+        ladder: Option<i64>,
+        #[arg(long)]
+        game: Option<String>,
+        #[command(flatten)]
+        db: DbArg,
+    },
     /// Play (or resume, or join) a ladder: its schedule is stored, then
     /// every match without a result is played, in parallel, and committed as
     /// soon as it finishes. Other `ladder run`s and `ludus worker`s on the
@@ -413,7 +462,22 @@ fn main() {
             name,
             game,
             db,
-        } => check::submit(&bot, &name, &game, &db.db),
+            server,
+            token,
+        } => match (server, token) {
+            (Some(server), Some(token)) => {
+                serve::submit_remote(&bot, &name, &game, &server, &token)
+            }
+            _ => check::submit(&bot, &name, &game, &db.db),
+        },
+        Command::Serve {
+            db,
+            listen,
+            workers,
+        } => serve::serve(&db.db, listen, workers),
+        Command::User {
+            command: UserCommand::Add { name, db },
+        } => serve::user_add(&name, &db.db),
         Command::Bots { db } => list_bots(&db.db),
         Command::Engine {
             command:
@@ -430,6 +494,9 @@ fn main() {
             LadderCommand::Create(args) => ladder_create(args),
             LadderCommand::Status { ladder, game, db } => {
                 ladder_status(ladder, game.as_deref(), &db.db)
+            }
+            LadderCommand::Recompute { ladder, game, db } => {
+                serve::recompute(ladder, game.as_deref(), &db.db)
             }
         },
         Command::Leaderboard {

@@ -11,6 +11,7 @@
 //! plays it. [`lookup`] finds what re-running
 //! a recorded match needs: its replay and its bots, by sha256.
 
+pub mod continuous;
 pub mod ladder;
 pub mod lookup;
 pub mod matchup;

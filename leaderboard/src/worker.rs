@@ -14,6 +14,7 @@ use crate::ladder::{apply_ratings, LadderError};
 use crate::store::{queue, Claimed, Committed, LadderRecord, MatchResult, Needs, Store};
 use ludus_host::{BotModule, Limits, MatchSpec, Sandbox};
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -31,6 +32,9 @@ pub struct WorkerOptions {
     /// Without a ladder: stop when no ladder has work left, instead of
     /// waiting for new ones.
     pub until_idle: bool,
+    /// Set from elsewhere (a server shutting down): the worker claims no
+    /// more, finishes and commits what it holds, and returns.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 /// The default lease: long enough that a loaded machine renews in time,
@@ -44,6 +48,7 @@ impl WorkerOptions {
             ladder: None,
             lease: DEFAULT_LEASE,
             until_idle: false,
+            stop: None,
         }
     }
 
@@ -174,7 +179,15 @@ impl Run<'_> {
         let mut dirty: BTreeSet<i64> = BTreeSet::new();
         let mut last_rating = Instant::now();
         loop {
-            if in_flight < threads {
+            let stopping = self
+                .options
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed));
+            if stopping && in_flight == 0 {
+                break;
+            }
+            if in_flight < threads && !stopping {
                 for job in self.claim(threads - in_flight)? {
                     in_flight += 1;
                     let tx = tx.clone();
@@ -336,6 +349,14 @@ impl Run<'_> {
     }
 
     fn job(&mut self, claimed: Claimed) -> Result<Job, LadderError> {
+        // A continuous ladder gains bots after this worker first read it.
+        let known = self.ladders[&claimed.ladder].record.bots.len();
+        if claimed.seats.iter().any(|&b| b >= known) {
+            let record = self.store.ladder(claimed.ladder)?;
+            if let Some(l) = self.ladders.get_mut(&claimed.ladder) {
+                l.record = record;
+            }
+        }
         let l = &self.ladders[&claimed.ladder];
         let (game, config, limits) = (
             l.record.game.clone(),

@@ -16,6 +16,7 @@
 //! message, and only a damaged file is sent to `sqlite3 .recover`.
 
 pub mod db;
+pub mod platform;
 pub mod queue;
 pub mod schema;
 

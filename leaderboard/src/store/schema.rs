@@ -14,6 +14,7 @@
 //! - V3: the shared queue: what each ladder needs of a worker, each match's
 //!   lease and attempts, each result's replay hash, workers and their
 //!   heartbeats, integrity events, the rated prefix.
+//! - V4: the server's accounts (token hashes), bot owners, uploads.
 //!
 //! SQLite files made before the history existed (their version in `PRAGMA
 //! user_version`, 1 or 2) are taken as they are: schema 1 has its pending
@@ -30,7 +31,7 @@ pub const HISTORY: &str = "ludus_schema_history";
 pub const APPLICATION_ID: i32 = 0x4C55_4455;
 
 /// The schema version this Ludus writes.
-pub const VERSION: i32 = 3;
+pub const VERSION: i32 = 4;
 
 const V1: &str = "
 CREATE TABLE bots (
@@ -166,12 +167,35 @@ CREATE TABLE integrity_events (
 );
 ";
 
+const V4: &str = "
+-- Accounts of the server: only the sha256 of a token's secret is kept.
+CREATE TABLE accounts (
+    id {id},
+    name TEXT NOT NULL UNIQUE,
+    token_sha256 TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+-- A bot name belongs to the account that first uploaded it.
+CREATE TABLE bot_owners (
+    bot TEXT PRIMARY KEY,
+    account_id {int} NOT NULL REFERENCES accounts(id),
+    retired {int} NOT NULL DEFAULT 0
+);
+-- Uploads, for the quota per account and day.
+CREATE TABLE uploads (
+    account_id {int} NOT NULL REFERENCES accounts(id),
+    at {int} NOT NULL
+);
+CREATE INDEX uploads_by_account ON uploads (account_id, at);
+";
+
 /// Every migration, in `dialect`.
 pub fn migrations(dialect: Dialect) -> Vec<Migration> {
     [
         ("V1__initial", V1),
         ("V2__game_seeds", V2),
         ("V3__queue", V3),
+        ("V4__accounts", V4),
     ]
     .into_iter()
     .map(|(name, sql)| {

@@ -1,0 +1,239 @@
+//! `ludus serve` as people use it: a real server on a loopback port, an
+//! account made with `ludus user add`, the example bots uploaded with
+//! `ludus submit --server`, rated matches played by its in-process worker,
+//! the leaderboard's JSON, the pages in headless Chromium, a rated match
+//! re-run with `ludus replay verify`, the ratings recomputed with `ludus
+//! ladder recompute`, and SIGTERM.
+
+mod common;
+
+use common::{bot, ludus, ludus_cmd, text};
+use ludus_testkit::cdp::Browser;
+use serde_json::Value;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+const SCRIPT: &str = "<script>alert(1)</script>";
+
+struct Serving {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(dir: &Path, args: &[&str]) -> Serving {
+    let mut all = vec!["serve", "--listen", "127.0.0.1:0"];
+    all.extend_from_slice(args);
+    let mut child = ludus_cmd(&all, dir)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("ludus serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.as_mut().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .trim()
+        .strip_prefix("ludus serve: listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line: {line}"))
+        .to_string();
+    Serving { child, url }
+}
+
+fn get_json(url: &str) -> Value {
+    ureq::get(url)
+        .call()
+        .unwrap_or_else(|e| panic!("GET {url}: {e}"))
+        .into_body()
+        .read_json()
+        .unwrap()
+}
+
+fn artifacts() -> PathBuf {
+    let dir = ludus_testkit::workspace_root().join("target/browser-artifacts");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The share of pixels unlike the top-left one.
+fn drawn_share(png_file: &Path) -> f64 {
+    let decoder = png::Decoder::new(std::fs::File::open(png_file).unwrap());
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let px = info.color_type.samples();
+    let pixels: Vec<&[u8]> = buf[..info.buffer_size()].chunks(px).collect();
+    let first = pixels[0];
+    pixels.iter().filter(|p| **p != first).count() as f64 / pixels.len() as f64
+}
+
+#[test]
+fn a_served_ladder_rates_uploaded_bots_and_shows_them_in_a_browser() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = ludus(&["user", "add", "alice"], dir.path());
+    assert!(o.status.success(), "{}", text(&o));
+    let token = String::from_utf8(o.stdout).unwrap().trim().to_string();
+    assert!(token.starts_with("ludus_"));
+    let again = ludus(&["user", "add", "alice"], dir.path());
+    assert!(!again.status.success());
+
+    let server = serve(dir.path(), &["--workers", "2"]);
+    let bots = ludus_testkit::example_bots("planet-wars");
+    assert!(bots.len() >= 2, "{bots:?}");
+    for (i, b) in bots.iter().enumerate() {
+        let name = if i == 0 {
+            SCRIPT.to_string()
+        } else {
+            b.clone()
+        };
+        let o = ludus(
+            &[
+                "submit",
+                &bot(b),
+                "--name",
+                &name,
+                "--game",
+                "planet-wars",
+                "--server",
+                &server.url,
+                "--token",
+                &token,
+            ],
+            dir.path(),
+        );
+        assert!(o.status.success(), "{}", text(&o));
+        assert!(text(&o).contains("uploaded"), "{}", text(&o));
+    }
+    let o = ludus(
+        &[
+            "submit",
+            &bot(&bots[1]),
+            "--name",
+            "x",
+            "--game",
+            "planet-wars",
+            "--server",
+            &server.url,
+            "--token",
+            "ludus_1_wrong",
+        ],
+        dir.path(),
+    );
+    assert!(!o.status.success());
+    assert!(text(&o).contains("token is not valid"), "{}", text(&o));
+
+    // Placement series first, then drawn pairings: wait for 12 rated matches.
+    let lb_url = format!("{}/api/games/planet-wars/leaderboard", server.url);
+    let start = Instant::now();
+    let lb = loop {
+        let lb = get_json(&lb_url);
+        if lb["rated"].as_u64().unwrap_or(0) >= 12 {
+            break lb;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "too few rated matches: {lb}"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    };
+    let rows = lb["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), bots.len(), "{lb}");
+    assert!(
+        rows.iter().all(|r| r["matches"].as_u64().unwrap() > 0),
+        "a bot starved: {lb}"
+    );
+    assert!(
+        rows.iter().any(|r| r["rating"].as_f64().unwrap() != 1500.0),
+        "{lb}"
+    );
+    assert!(rows.iter().all(|r| r["owner"] == "alice"));
+
+    let view = get_json(&format!(
+        "{}/api/bots/%3Cscript%3Ealert%281%29%3C%2Fscript%3E",
+        server.url
+    ));
+    let id = view["recent"][0]["match_id"].as_str().unwrap().to_string();
+
+    let mut browser = Browser::launch();
+    let pages = [
+        ("leaderboard", format!("{}/games/planet-wars", server.url)),
+        (
+            "bot",
+            format!(
+                "{}/bots/%3Cscript%3Ealert%281%29%3C%2Fscript%3E",
+                server.url
+            ),
+        ),
+        ("match", format!("{}/matches/{id}", server.url)),
+    ];
+    for (what, url) in pages {
+        let mut page = browser.page(1000, 700, 1.0);
+        page.navigate(&url);
+        // The leaderboard polls: let it refresh once.
+        std::thread::sleep(Duration::from_millis(2500));
+        let title = page.eval("document.title");
+        assert!(!title.as_str().unwrap_or("").is_empty(), "{what}: no title");
+        let alerted = page.eval("document.querySelectorAll('script').length > 0 && document.body.innerHTML.includes('<script>alert')");
+        assert_eq!(
+            alerted,
+            Value::Bool(false),
+            "{what}: the name became markup"
+        );
+        let shot = artifacts().join(format!("serve-{what}.png"));
+        page.screenshot(&shot);
+        assert!(
+            drawn_share(&shot) > 0.005,
+            "{what}: the screenshot is blank"
+        );
+        assert!(page.errors.is_empty(), "{what}: {:#?}", page.errors);
+    }
+    drop(browser);
+
+    // A rated match re-runs bit for bit from the database; the ratings
+    // recompute from what is stored.
+    let db = dir.path().join("ludus.db");
+    let db = db.to_str().unwrap();
+    let o = ludus(&["replay", "verify", &id, "--db", db], dir.path());
+    assert!(o.status.success(), "{}", text(&o));
+    let o = ludus(
+        &["ladder", "recompute", "--game", "planet-wars", "--db", db],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("bit for bit"), "{}", text(&o));
+
+    // SIGTERM: the server stops by itself, having finished its matches.
+    let mut server = server;
+    let pid = server.child.id().to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = server.child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "the server did not stop"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(status.success(), "{status}");
+    let status = ludus(
+        &["ladder", "status", "--game", "planet-wars", "--db", db],
+        dir.path(),
+    );
+    assert!(status.status.success(), "{}", text(&status));
+    assert!(text(&status).contains(", 0 leased,"), "{}", text(&status));
+}

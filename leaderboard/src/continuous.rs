@@ -1,0 +1,288 @@
+//! Continuous ladders, as a server keeps them: one per game, growing. A new
+//! bot version first plays a placement series against opponents spread over
+//! the whole field; afterwards each new match starts from the bot with the
+//! fewest matches scheduled (so no bot starves) and seats it with bots of
+//! close rating (so the top bots keep meeting), chosen with a random stream
+//! seeded from the ladder's seed and the match's index. Every match is
+//! appended to the stored schedule, with its seed, before anyone plays it,
+//! and ratings apply in schedule order ([`crate::ladder::apply_ratings`]):
+//! the ladder re-runs and recomputes from the database alone.
+
+use crate::ladder::{LadderError, ELO};
+use crate::ratings::elo::EloConfig;
+use crate::schedule::ScheduledMatch;
+use crate::store::{Needs, Store};
+use ludus_engine::registry::GameInfo;
+use ludus_engine::rng::{derive_seed, stream};
+use ludus_host::Limits;
+use rand_core::RngCore;
+
+/// How a continuous ladder is kept going.
+#[derive(Debug, Clone)]
+pub struct ContinuousConfig {
+    /// The ladder's seed, from which every match seed and pairing derives.
+    pub seed: u64,
+    pub limits: Limits,
+    /// Opponents (or tables) in a new version's placement series; each is
+    /// played in every seat order.
+    pub placement: usize,
+    /// Scheduled matches not yet played, below which more are scheduled.
+    pub pending: u32,
+    /// Bots of closest rating among which opponents are drawn.
+    pub neighbours: usize,
+}
+
+impl Default for ContinuousConfig {
+    fn default() -> Self {
+        ContinuousConfig {
+            seed: 0x4C55_4455,
+            limits: Limits::default(),
+            placement: 4,
+            pending: 8,
+            neighbours: 3,
+        }
+    }
+}
+
+/// A bot in the pool the next matches are drawn from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Entrant {
+    /// Its position in the ladder.
+    pub position: usize,
+    pub rating: f64,
+    /// Matches scheduled for it so far.
+    pub scheduled: u32,
+}
+
+/// The placement series of `new`: tables of `players` seats against
+/// opponents spread evenly over `field` (sorted by rating, best first),
+/// each table in every seat rotation.
+pub fn placement(
+    new: usize,
+    field: &[Entrant],
+    players: usize,
+    opponents: usize,
+) -> Vec<Vec<usize>> {
+    let others: Vec<usize> = field
+        .iter()
+        .map(|e| e.position)
+        .filter(|&p| p != new)
+        .collect();
+    let need = players - 1;
+    if others.len() < need {
+        return Vec::new();
+    }
+    let tables = opponents.min(others.len()).max(1);
+    let mut out = Vec::new();
+    for t in 0..tables {
+        // Evenly spread starting points over the field, each with its next neighbours.
+        let start = t * others.len() / tables;
+        let mut table = vec![new];
+        table.extend((0..need).map(|k| others[(start + k) % others.len()]));
+        for rotation in 0..players {
+            let mut seated = table.clone();
+            seated.rotate_left(rotation);
+            out.push(seated);
+        }
+    }
+    out
+}
+
+/// One table drawn from `pool` with the random stream of `seed`: the bot
+/// with the fewest scheduled matches (ties drawn), with `players - 1` of its
+/// `neighbours + players - 2` closest in rating, in a drawn seat order.
+pub fn draw(pool: &[Entrant], players: usize, neighbours: usize, seed: u64) -> Option<Vec<usize>> {
+    if pool.len() < players {
+        return None;
+    }
+    let mut rng = stream(seed, "continuous pairing");
+    let fewest = pool.iter().map(|e| e.scheduled).min()?;
+    let starving: Vec<&Entrant> = pool.iter().filter(|e| e.scheduled == fewest).collect();
+    let first = *starving[(rng.next_u64() % starving.len() as u64) as usize];
+    let mut others: Vec<&Entrant> = pool
+        .iter()
+        .filter(|e| e.position != first.position)
+        .collect();
+    // Closest rating first; position breaks ties, so the order is total.
+    others.sort_by(|a, b| {
+        let da = (a.rating - first.rating).abs();
+        let db = (b.rating - first.rating).abs();
+        da.total_cmp(&db).then(a.position.cmp(&b.position))
+    });
+    others.truncate((neighbours + players - 2).max(players - 1));
+    let mut table = vec![first.position];
+    for _ in 1..players {
+        let i = (rng.next_u64() % others.len() as u64) as usize;
+        table.push(others.remove(i).position);
+    }
+    // Fisher–Yates over the seats.
+    for i in (1..table.len()).rev() {
+        let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+        table.swap(i, j);
+    }
+    Some(table)
+}
+
+/// The scheduled match at `index` seating `seats`, its seed derived from the
+/// ladder's seed and the index.
+pub fn scheduled(
+    index: u32,
+    seats: Vec<usize>,
+    ladder_seed: u64,
+    game: &GameInfo,
+) -> ScheduledMatch {
+    ScheduledMatch {
+        index,
+        group: index,
+        seed: game.game_seed(derive_seed(ladder_seed, &format!("continuous/{index}"))),
+        seats,
+    }
+}
+
+/// What one top-up did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TopUp {
+    pub ladder: Option<i64>,
+    /// Bot versions that joined the ladder (and got a placement series).
+    pub joined: Vec<String>,
+    /// Matches appended to the schedule.
+    pub scheduled: u32,
+}
+
+/// Keeps the continuous ladder of `game` going: creates it, adds the latest
+/// version of every bot of the game that is not retired, schedules the
+/// placement series of those that joined, and draws matches until
+/// `config.pending` are waiting to be played.
+pub fn top_up(
+    store: &mut Store,
+    game: &GameInfo,
+    config: &ContinuousConfig,
+) -> Result<TopUp, LadderError> {
+    let retired = store.retired_bots()?;
+    let latest: Vec<_> = store
+        .latest_bots(game.id)?
+        .into_iter()
+        .filter(|b| !retired.contains(&b.name))
+        .collect();
+    let players = game.fewest_seats();
+    let mut done = TopUp::default();
+    if latest.len() < players {
+        return Ok(done);
+    }
+    let limits = serde_json::to_value(&config.limits).expect("limits serialise");
+    let needs = Needs::of_this_build(game.rules_version);
+    let ladder = store.continuous_ladder(game.id, players as u32, config.seed, &limits, &needs)?;
+    done.ladder = Some(ladder);
+    let before = store.ladder(ladder)?.bots.len();
+    let mut active = Vec::new();
+    for b in &latest {
+        let position = store.add_ladder_bot(ladder, b)?;
+        if position >= before {
+            done.joined.push(format!("{} v{}", b.name, b.version));
+        }
+        active.push(position);
+    }
+    let schedule = store.schedule(ladder)?;
+    let ratings = store.ratings(ladder, ELO)?;
+    let initial = EloConfig::default().initial;
+    let mut pool: Vec<Entrant> = active
+        .iter()
+        .map(|&position| Entrant {
+            position,
+            rating: ratings
+                .iter()
+                .find(|r| r.0 == position)
+                .map_or(initial, |r| r.1),
+            scheduled: schedule
+                .iter()
+                .filter(|m| m.seats.contains(&position))
+                .count() as u32,
+        })
+        .collect();
+    pool.sort_by(|a, b| {
+        b.rating
+            .total_cmp(&a.rating)
+            .then(a.position.cmp(&b.position))
+    });
+    let mut next = schedule.len() as u32;
+    let mut new = Vec::new();
+    for &position in active.iter().filter(|&&p| p >= before) {
+        for seats in placement(position, &pool, players, config.placement) {
+            new.push(scheduled(next, seats, config.seed, game));
+            next += 1;
+        }
+    }
+    let mut waiting = store.remaining(ladder)? + new.len() as u32;
+    while waiting < config.pending {
+        let pick_seed = derive_seed(config.seed, &format!("pairing/{next}"));
+        let Some(seats) = draw(&pool, players, config.neighbours, pick_seed) else {
+            break;
+        };
+        for e in pool.iter_mut().filter(|e| seats.contains(&e.position)) {
+            e.scheduled += 1;
+        }
+        new.push(scheduled(next, seats, config.seed, game));
+        next += 1;
+        waiting += 1;
+    }
+    store.append_matches(ladder, &new)?;
+    done.scheduled = new.len() as u32;
+    Ok(done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pool(ratings: &[f64], scheduled: &[u32]) -> Vec<Entrant> {
+        ratings
+            .iter()
+            .zip(scheduled)
+            .enumerate()
+            .map(|(position, (&rating, &scheduled))| Entrant {
+                position,
+                rating,
+                scheduled,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_bot_with_fewest_matches_is_always_seated() {
+        let p = pool(&[1600.0, 1500.0, 1400.0, 1300.0], &[9, 9, 2, 9]);
+        for seed in 0..50 {
+            assert!(draw(&p, 2, 1, seed).unwrap().contains(&2));
+        }
+    }
+
+    #[test]
+    fn opponents_are_the_closest_in_rating_so_the_top_bots_meet() {
+        let p = pool(&[2000.0, 1990.0, 1000.0, 900.0], &[0, 5, 5, 5]);
+        for seed in 0..50 {
+            let mut t = draw(&p, 2, 1, seed).unwrap();
+            t.sort();
+            assert_eq!(t, vec![0, 1], "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn a_draw_is_a_function_of_its_seed() {
+        let p = pool(&[1500.0; 6], &[0; 6]);
+        let a: Vec<_> = (0..20).map(|s| draw(&p, 2, 3, s)).collect();
+        let b: Vec<_> = (0..20).map(|s| draw(&p, 2, 3, s)).collect();
+        assert_eq!(a, b);
+        assert!(a.iter().collect::<std::collections::BTreeSet<_>>().len() > 1);
+    }
+
+    #[test]
+    fn placement_meets_the_field_in_every_seat_order() {
+        let p = pool(&[1700.0, 1600.0, 1500.0, 1400.0, 1300.0], &[0; 5]);
+        let series = placement(4, &p, 2, 2);
+        assert_eq!(series.len(), 4);
+        assert!(series.iter().all(|t| t.contains(&4)));
+        assert!(series.iter().any(|t| t[0] == 4) && series.iter().any(|t| t[1] == 4));
+        let opponents: std::collections::BTreeSet<_> =
+            series.iter().flatten().filter(|&&b| b != 4).collect();
+        assert_eq!(opponents.len(), 2, "two different opponents: {series:?}");
+    }
+}

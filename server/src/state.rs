@@ -1,0 +1,155 @@
+//! What every request shares: the store (used on blocking threads only),
+//! the sandbox that validates uploads, the bound on validations running at
+//! once, and the rate limiter.
+
+use crate::ApiError;
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::Response;
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use ludus_host::Sandbox;
+use ludus_leaderboard::continuous::ContinuousConfig;
+use ludus_leaderboard::store::{Location, Store};
+use std::net::SocketAddr;
+use std::num::NonZeroU32;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::Semaphore;
+
+/// How the server runs.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    pub db: Location,
+    pub listen: SocketAddr,
+    /// Threads of the in-process worker; 0 for none (remote `ludus worker`s play).
+    pub workers: usize,
+    /// Largest upload, in bytes.
+    pub upload_limit: usize,
+    /// Uploads per account in any 24 hours.
+    pub daily_uploads: u32,
+    /// Validations of uploads running at once.
+    pub checks_at_once: usize,
+    /// Requests per second allowed per token and per address, and the burst.
+    pub rate_per_second: u32,
+    pub rate_burst: u32,
+    /// How often the continuous ladders are topped up.
+    pub schedule_every: Duration,
+    pub continuous: ContinuousConfig,
+}
+
+impl ServerConfig {
+    pub fn new(db: Location) -> ServerConfig {
+        ServerConfig {
+            db,
+            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            upload_limit: 32 << 20,
+            daily_uploads: 50,
+            checks_at_once: 2,
+            rate_per_second: 50,
+            rate_burst: 200,
+            schedule_every: Duration::from_secs(1),
+            continuous: ContinuousConfig::default(),
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct AppState(Arc<Inner>);
+
+struct Inner {
+    config: ServerConfig,
+    store: Mutex<Store>,
+    sandbox: Arc<Sandbox>,
+    checks: Semaphore,
+    limiter: DefaultKeyedRateLimiter<String>,
+    stopping: Arc<AtomicBool>,
+}
+
+impl AppState {
+    /// Opens (or creates) the database and the sandbox.
+    pub async fn open(config: ServerConfig) -> anyhow::Result<AppState> {
+        let db = config.db.clone();
+        let (store, sandbox) = tokio::task::spawn_blocking(move || {
+            anyhow::Ok((Store::connect(&db)?, Sandbox::new()?))
+        })
+        .await??;
+        Ok(AppState::new(config, store, Arc::new(sandbox)))
+    }
+
+    pub fn new(config: ServerConfig, store: Store, sandbox: Arc<Sandbox>) -> AppState {
+        let quota = Quota::per_second(NonZeroU32::new(config.rate_per_second.max(1)).expect("≥ 1"))
+            .allow_burst(NonZeroU32::new(config.rate_burst.max(1)).expect("≥ 1"));
+        AppState(Arc::new(Inner {
+            checks: Semaphore::new(config.checks_at_once.max(1)),
+            config,
+            store: Mutex::new(store),
+            sandbox,
+            limiter: RateLimiter::keyed(quota),
+            stopping: Arc::new(AtomicBool::new(false)),
+        }))
+    }
+
+    pub fn config(&self) -> &ServerConfig {
+        &self.0.config
+    }
+
+    pub fn sandbox(&self) -> &Arc<Sandbox> {
+        &self.0.sandbox
+    }
+
+    pub fn stopping(&self) -> &Arc<AtomicBool> {
+        &self.0.stopping
+    }
+
+    /// The store, on a blocking thread only.
+    pub(crate) fn lock(&self) -> Result<std::sync::MutexGuard<'_, Store>, ApiError> {
+        self.0
+            .store
+            .lock()
+            .map_err(|_| ApiError::Internal("the store's lock is poisoned".into()))
+    }
+
+    /// Runs `f` with the store on a blocking thread.
+    pub async fn with_store<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Store) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let state = self.clone();
+        tokio::task::spawn_blocking(move || f(&mut *state.lock()?))
+            .await
+            .map_err(|e| ApiError::Internal(format!("a blocking task failed: {e}")))?
+    }
+
+    /// A permit to validate one upload; waits while others validate.
+    pub async fn check_permit(&self) -> tokio::sync::SemaphorePermit<'_> {
+        self.0
+            .checks
+            .acquire()
+            .await
+            .expect("the semaphore is never closed")
+    }
+}
+
+/// Refuses requests beyond the rate of their token (when they carry one)
+/// and of their address.
+pub async fn rate_limit(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    let address = req
+        .extensions()
+        .get::<axum::extract::ConnectInfo<SocketAddr>>()
+        .map_or_else(|| "unknown".to_string(), |c| c.0.ip().to_string());
+    let mut keys = vec![format!("addr:{address}")];
+    if let Some(token) = crate::auth::bearer(req.headers()) {
+        // The account id part only: the secret never becomes a map key.
+        keys.push(format!("token:{}", token.split('_').nth(1).unwrap_or("?")));
+    }
+    for key in keys {
+        if state.0.limiter.check_key(&key).is_err() {
+            return axum::response::IntoResponse::into_response(ApiError::TooMany(
+                "too many requests; slow down and try again in a second".into(),
+            ));
+        }
+    }
+    next.run(req).await
+}

@@ -1,0 +1,395 @@
+//! Every route through the router itself (no socket): auth failures, owner
+//! checks, uploads and their validation, quotas, body and rate limits,
+//! escaping, private logs, the OpenAPI document.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use ludus_host::Sandbox;
+use ludus_leaderboard::continuous::{self, ContinuousConfig};
+use ludus_leaderboard::store::{Location, Store};
+use ludus_leaderboard::worker::{self, WorkerOptions};
+use ludus_server::{auth, router, AppState, ServerConfig};
+use serde_json::Value;
+use std::sync::Arc;
+use tower::ServiceExt;
+
+const SCRIPT: &str = "<script>alert(1)</script>";
+
+/// A Planet Wars bot that sends no fleet; `tag` makes its bytes its own,
+/// and `log` makes it write a line to stderr every turn.
+fn bot(tag: &str, log: bool) -> Vec<u8> {
+    let (import, call) = if log {
+        (
+            r#"(import "wasi_snapshot_preview1" "fd_write" (func $w (param i32 i32 i32 i32) (result i32)))"#,
+            "(drop (call $w (i32.const 2) (i32.const 100) (i32.const 1) (i32.const 300)))",
+        )
+    } else {
+        ("", "")
+    };
+    wat::parse_str(format!(
+        r#"(module {import}
+  (memory (export "memory") 1)
+  (data (i32.const 16) "{{\"moves\":[]}}")
+  (data (i32.const 100) "\c8\00\00\00\0b\00\00\00")
+  (data (i32.const 200) "secret line")
+  (data (i32.const 400) "{tag}")
+  (func (export "ludus_alloc") (param i32) (result i32) (i32.const 1024))
+  (func (export "act") (param i32 i32) (result i64)
+    {call}
+    (i64.or (i64.shl (i64.const 16) (i64.const 32)) (i64.const 12))))"#
+    ))
+    .unwrap()
+}
+
+struct Server {
+    _dir: tempfile::TempDir,
+    db: Location,
+    state: AppState,
+    alice: String,
+    bob: String,
+}
+
+fn server(configure: impl FnOnce(&mut ServerConfig)) -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Location::File(dir.path().join("ludus.db"));
+    let mut store = Store::connect(&db).unwrap();
+    let alice = auth::add_user(&mut store, "alice", "2026-01-01T00:00:00Z")
+        .unwrap()
+        .unwrap();
+    let bob = auth::add_user(&mut store, "bob", "2026-01-01T00:00:00Z")
+        .unwrap()
+        .unwrap();
+    assert!(auth::add_user(&mut store, "bob", "now").unwrap().is_none());
+    let mut config = ServerConfig::new(db.clone());
+    config.workers = 0;
+    configure(&mut config);
+    let state = AppState::new(config, store, Arc::new(Sandbox::new().unwrap()));
+    Server {
+        _dir: dir,
+        db,
+        state,
+        alice,
+        bob,
+    }
+}
+
+impl Server {
+    async fn send(&self, req: Request<Body>) -> (StatusCode, String) {
+        let res = router(self.state.clone()).oneshot(req).await.unwrap();
+        let status = res.status();
+        let body = res.into_body().collect().await.unwrap().to_bytes();
+        (status, String::from_utf8_lossy(&body).into_owned())
+    }
+
+    async fn get(&self, uri: &str, token: Option<&str>) -> (StatusCode, String) {
+        let mut req = Request::get(uri);
+        if let Some(t) = token {
+            req = req.header("Authorization", format!("Bearer {t}"));
+        }
+        self.send(req.body(Body::empty()).unwrap()).await
+    }
+
+    async fn post(&self, uri: &str, token: Option<&str>, body: Vec<u8>) -> (StatusCode, String) {
+        let mut req = Request::post(uri);
+        if let Some(t) = token {
+            req = req.header("Authorization", format!("Bearer {t}"));
+        }
+        self.send(req.body(Body::from(body)).unwrap()).await
+    }
+
+    async fn upload(&self, name: &str, token: Option<&str>, wasm: Vec<u8>) -> (StatusCode, String) {
+        let uri = format!(
+            "/api/bots?name={}&game=planet-wars",
+            ludus_server::pages::url_part(name)
+        );
+        self.post(&uri, token, wasm).await
+    }
+
+    /// Schedules the ladder and plays it out in this thread.
+    fn play(&self) {
+        let mut store = Store::connect(&self.db).unwrap();
+        let game = ludus_engine::registry::info("planet-wars").unwrap();
+        let config = ContinuousConfig {
+            pending: 6,
+            ..ContinuousConfig::default()
+        };
+        continuous::top_up(&mut store, game, &config).unwrap();
+        let options = WorkerOptions {
+            until_idle: true,
+            ..WorkerOptions::new(2)
+        };
+        worker::work(&mut store, self.state.sandbox(), &options, |_| {}).unwrap();
+    }
+}
+
+fn json(body: &str) -> Value {
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
+}
+
+fn error_code(body: &str) -> String {
+    json(body)["error"]["code"].as_str().unwrap().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn writes_need_a_valid_bearer_token_compared_with_its_stored_hash() {
+    let s = server(|_| {});
+    let (status, body) = s.upload("a", None, bot("a", false)).await;
+    assert_eq!(
+        (status, error_code(&body).as_str()),
+        (StatusCode::UNAUTHORIZED, "unauthorized")
+    );
+    let forged = format!("{}0", &s.alice[..s.alice.len() - 1]);
+    for bad in ["nonsense", "ludus_1_", "ludus_999_abcd", forged.as_str()] {
+        let (status, body) = s.upload("a", Some(bad), bot("a", false)).await;
+        assert_eq!(
+            (status, error_code(&body).as_str()),
+            (StatusCode::UNAUTHORIZED, "bad_token"),
+            "{bad}"
+        );
+    }
+    let (status, body) = s.get("/api/me", Some(&s.alice)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(json(&body)["name"], "alice");
+    let (status, _) = s.get("/api/me", None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, body) = s
+        .post("/api/bots/a/retire", Some("ludus_1_00"), vec![])
+        .await;
+    assert_eq!(
+        (status, error_code(&body).as_str()),
+        (StatusCode::UNAUTHORIZED, "bad_token")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn only_the_owner_uploads_new_versions_or_retires_a_bot() {
+    let s = server(|_| {});
+    let (status, body) = s.upload("one", Some(&s.alice), bot("1", false)).await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    assert_eq!(json(&body)["version"], 1);
+    let (status, body) = s.upload("one", Some(&s.bob), bot("2", false)).await;
+    assert_eq!(
+        (status, error_code(&body).as_str()),
+        (StatusCode::FORBIDDEN, "forbidden")
+    );
+    assert!(body.contains("belongs to alice"), "{body}");
+    let (status, body) = s.upload("one", Some(&s.alice), bot("2", false)).await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert_eq!(json(&body)["version"], 2);
+    let (status, _) = s.post("/api/bots/one/retire", Some(&s.bob), vec![]).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, _) = s
+        .post("/api/bots/nobody/retire", Some(&s.bob), vec![])
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, body) = s.post("/api/bots/one/retire", Some(&s.alice), vec![]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(json(&body)["retired"], true);
+    let (_, body) = s.get("/api/bots/one", None).await;
+    assert_eq!(json(&body)["versions"].as_array().unwrap().len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn uploads_are_validated_and_a_refusal_says_what_was_wrong() {
+    let s = server(|c| c.daily_uploads = 2);
+    let (status, body) = s.upload("junk", Some(&s.alice), b"not wasm".to_vec()).await;
+    assert_eq!(
+        (status, error_code(&body).as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, "refused")
+    );
+    assert!(body.contains("junk"), "{body}");
+    let forbidden = wat::parse_str(include_str!(
+        "../../host/tests/hostile/forbidden_import.wat"
+    ))
+    .unwrap();
+    let (status, body) = s.upload("imports", Some(&s.alice), forbidden).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(body.contains("import"), "{body}");
+    let (status, body) = s
+        .post(
+            "/api/bots?name=x&game=chess",
+            Some(&s.alice),
+            bot("x", false),
+        )
+        .await;
+    assert_eq!(
+        (status, error_code(&body).as_str()),
+        (StatusCode::BAD_REQUEST, "bad_request")
+    );
+    let (status, _) = s.upload("\u{7}bell", Some(&s.alice), bot("x", false)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    // Two good uploads fill the quota of two a day; refused ones do not count.
+    for n in ["q1", "q2"] {
+        let (status, body) = s.upload(n, Some(&s.alice), bot(n, false)).await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+    }
+    let (status, body) = s.upload("q3", Some(&s.alice), bot("q3", false)).await;
+    assert_eq!(
+        (status, error_code(&body).as_str()),
+        (StatusCode::TOO_MANY_REQUESTS, "too_many")
+    );
+    let (status, _) = s.upload("q3", Some(&s.bob), bot("q3", false)).await;
+    assert_eq!(status, StatusCode::CREATED, "the quota is per account");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_route_has_a_body_limit() {
+    let s = server(|c| c.upload_limit = 4096);
+    let (status, _) = s.upload("big", Some(&s.alice), vec![0; 8192]).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    let mut form = b"token=".to_vec();
+    form.extend(vec![b'a'; ludus_server::SMALL_BODY + 1]);
+    let req = Request::post("/signin")
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .body(Body::from(form))
+        .unwrap();
+    let (status, _) = s.send(req).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    // A route that reads no body refuses one announced too large.
+    let req = Request::post("/api/bots/a/retire")
+        .header("Authorization", format!("Bearer {}", s.alice))
+        .header("Content-Length", ludus_server::SMALL_BODY + 1)
+        .body(Body::from(vec![0; ludus_server::SMALL_BODY + 1]))
+        .unwrap();
+    let (status, _) = s.send(req).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn requests_beyond_the_rate_are_refused() {
+    let s = server(|c| {
+        c.rate_per_second = 1;
+        c.rate_burst = 3;
+    });
+    let mut statuses = Vec::new();
+    for _ in 0..5 {
+        statuses.push(s.get("/api/games", None).await.0);
+    }
+    assert_eq!(&statuses[..3], &[StatusCode::OK; 3]);
+    assert_eq!(statuses[4], StatusCode::TOO_MANY_REQUESTS);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn openapi_document_describes_every_route_and_errors_have_one_shape() {
+    let s = server(|_| {});
+    let (status, body) = s.get("/api/openapi.json", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let doc = json(&body);
+    for path in [
+        "/api/me",
+        "/api/games",
+        "/api/games/{game}/leaderboard",
+        "/api/bots",
+        "/api/bots/{name}",
+        "/api/bots/{name}/retire",
+        "/api/matches/{id}",
+        "/api/matches/{id}/replay",
+    ] {
+        assert!(doc["paths"][path].is_object(), "{path} missing");
+    }
+    assert!(doc["components"]["schemas"]["ErrorBody"].is_object());
+    for uri in [
+        "/api/games/chess/leaderboard",
+        "/api/bots/nobody",
+        "/api/matches/abc",
+        "/api/matches/..%2Fetc",
+        "/nowhere",
+    ] {
+        let (status, body) = s.get(uri, None).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{uri}");
+        assert_eq!(error_code(&body), "not_found", "{uri}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn ladder_pages_escape_names_and_logs_are_private_to_the_owner() {
+    let s = server(|_| {});
+    let (status, body) = s.upload(SCRIPT, Some(&s.alice), bot("s", true)).await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let (status, _) = s.upload("plain", Some(&s.bob), bot("p", false)).await;
+    assert_eq!(status, StatusCode::CREATED);
+    s.play();
+
+    let (status, body) = s.get("/api/games/planet-wars/leaderboard", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let lb = json(&body);
+    assert_eq!(lb["rows"].as_array().unwrap().len(), 2);
+    assert!(lb["rated"].as_u64().unwrap() >= 6, "{body}");
+    let (_, games) = s.get("/api/games", None).await;
+    assert!(json(&games)
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|g| g["id"] == "planet-wars" && g["bots"] == 2));
+
+    let escaped = "&lt;script&gt;alert(1)&lt;/script&gt;";
+    let bot_uri = format!("/bots/{}", ludus_server::pages::url_part(SCRIPT));
+    for uri in ["/", "/games/planet-wars", bot_uri.as_str()] {
+        let (status, page) = s.get(uri, None).await;
+        assert_eq!(status, StatusCode::OK, "{uri}");
+        assert!(!page.contains(SCRIPT), "{uri} has the name unescaped");
+        if uri != "/" {
+            assert!(page.contains(escaped), "{uri} lacks the escaped name");
+        }
+    }
+    let (_, body) = s
+        .get(
+            &format!("/api/bots/{}", ludus_server::pages::url_part(SCRIPT)),
+            None,
+        )
+        .await;
+    let view = json(&body);
+    assert!(!view["rating_history"].as_array().unwrap().is_empty());
+    let id = view["recent"][0]["match_id"].as_str().unwrap().to_string();
+
+    let (status, m) = s.get(&format!("/api/matches/{}", &id[..16]), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(json(&m)["match_id"], id.as_str());
+    let logs = |body: &str| -> String {
+        json(body)["turns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|t| t["seats"].as_array().unwrap().clone())
+            .map(|seat| seat["log"].as_str().unwrap_or("").to_string())
+            .collect()
+    };
+    let uri = format!("/api/matches/{id}/replay");
+    let (_, anyone) = s.get(&uri, None).await;
+    let (_, other) = s.get(&uri, Some(&s.bob)).await;
+    let (_, owner) = s.get(&uri, Some(&s.alice)).await;
+    assert!(logs(&owner).contains("secret line"));
+    assert!(!logs(&anyone).contains("secret line"));
+    assert!(!logs(&other).contains("secret line"));
+    // The match page: the viewer, with the logs its visitor may see.
+    let (status, page) = s.get(&format!("/matches/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("ludus-data") && !page.contains("secret line"));
+    let req = Request::get(format!("/matches/{id}"))
+        .header("Cookie", format!("{}={}", auth::COOKIE, s.alice))
+        .body(Body::empty())
+        .unwrap();
+    let (_, page) = s.send(req).await;
+    assert!(
+        page.contains("secret line") || page.contains("H4sI"),
+        "the owner's page keeps the log"
+    );
+
+    // Signing in sets the cookie; a bad token does not.
+    let form = |t: &str| {
+        Request::post("/signin")
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .body(Body::from(format!("token={t}")))
+            .unwrap()
+    };
+    let res = router(s.state.clone())
+        .oneshot(form(&s.alice))
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    let cookie = res.headers()["set-cookie"].to_str().unwrap();
+    assert!(cookie.contains("HttpOnly") && cookie.contains(&s.alice));
+    let (status, _) = s.send(form("ludus_1_bad")).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}

@@ -9,8 +9,12 @@ use ludus_host::{Limits, MatchSpec, Sandbox};
 
 fn bench(c: &mut Criterion) {
     let sandbox = Sandbox::new().expect("sandbox");
-    let wasm = std::fs::read(ludus_testkit::bots_dir().join("conquest_strategy.wasm")).unwrap();
-    let strategy = sandbox.load("conquest_strategy", &wasm).unwrap();
+    let strategy = sandbox
+        .load_file_named(
+            "conquest_strategy",
+            &ludus_testkit::bot("conquest_strategy"),
+        )
+        .unwrap();
     let spec = MatchSpec {
         game: "conquest".into(),
         config: serde_json::Value::Null,

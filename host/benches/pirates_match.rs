@@ -11,10 +11,10 @@ use ludus_host::{Limits, MatchSpec, Sandbox};
 
 fn bench(c: &mut Criterion) {
     let sandbox = Sandbox::new().expect("sandbox");
-    let dir = ludus_testkit::bots_dir();
     let load = |name: &str| {
-        let wasm = std::fs::read(dir.join(format!("{name}.wasm"))).unwrap();
-        sandbox.load(name, &wasm).unwrap()
+        sandbox
+            .load_file_named(name, &ludus_testkit::bot(name))
+            .unwrap()
     };
     let strategy = load("pirates_strategy");
     let sample = load("pirates_sample");

@@ -285,4 +285,35 @@ mod tests {
             series.iter().flatten().filter(|&&b| b != 4).collect();
         assert_eq!(opponents.len(), 2, "two different opponents: {series:?}");
     }
+
+    #[test]
+    fn four_seat_tables_seat_four_different_bots_and_the_starving_one() {
+        let p = pool(
+            &[1800.0, 1700.0, 1600.0, 1500.0, 1400.0, 1300.0],
+            &[4, 4, 4, 1, 4, 4],
+        );
+        for seed in 0..50 {
+            let t = draw(&p, 4, 2, seed).unwrap();
+            let distinct: std::collections::BTreeSet<_> = t.iter().collect();
+            assert_eq!((t.len(), distinct.len()), (4, 4), "seed {seed}: {t:?}");
+            assert!(t.contains(&3), "seed {seed}: {t:?}");
+        }
+        assert_eq!(
+            draw(&p[..3], 4, 2, 0),
+            None,
+            "three bots cannot fill a table of four"
+        );
+        let series = placement(5, &p, 4, 2);
+        assert_eq!(series.len(), 2 * 4, "two tables in four rotations");
+        for t in &series {
+            let distinct: std::collections::BTreeSet<_> = t.iter().collect();
+            assert_eq!(distinct.len(), 4, "{t:?}");
+        }
+        for seat in 0..4 {
+            assert!(
+                series.iter().any(|t| t[seat] == 5),
+                "the new bot in seat {seat}"
+            );
+        }
+    }
 }

@@ -202,6 +202,8 @@ fn serving_the_example_ladder(dir: &Path, seconds: u64) -> Vec<u8> {
     drop(serving);
 
     let serving = Serving::start(&me, &db, &[&["--workers", "0"][..], &no_limit].concat());
+    let page = format!("{}/games/planet-wars", serving.url);
+    let api = format!("{}/api/games/planet-wars/leaderboard", serving.url);
     let scheduled =
         serde_json::from_str::<serde_json::Value>(&get(&api)).unwrap()["scheduled"].clone();
     println!("workers 0, {scheduled} scheduled matches:");

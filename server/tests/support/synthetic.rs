@@ -35,7 +35,7 @@ pub fn outcome(k: u32, seats: &[usize]) -> (Vec<u32>, Vec<u32>) {
     } else {
         vec![2, 1]
     };
-    let faults = vec![u32::from(k % 3 == 0), 0];
+    let faults = vec![u32::from(k.is_multiple_of(3)), 0];
     (placements, faults)
 }
 

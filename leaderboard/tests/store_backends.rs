@@ -99,6 +99,8 @@ on_both!(
     a_stored_match_is_found_by_a_unique_prefix_of_its_id,
     a_database_of_a_newer_ludus_is_refused_with_its_version,
     a_database_of_another_program_is_foreign,
+    a_bots_matches_are_found_through_the_bot_index_with_its_elo_after_each,
+    a_database_from_before_the_bot_index_gets_it_when_opened,
 );
 
 fn sha(bytes: &[u8]) -> String {
@@ -633,4 +635,118 @@ fn a_missing_postgres_database_is_named() {
     let err = Store::connect(&Location::parse(&url)).expect_err("missing");
     assert!(matches!(err, StoreError::NoSuchDatabase { .. }), "{err:?}");
     assert!(err.to_string().contains("createdb"), "{err}");
+}
+
+/// Ladder `n` matches long with results for `finished`, rated.
+fn rated_ladder(store: &mut Store, n: u32, finished: &[u32]) -> i64 {
+    let id = ladder(store, n);
+    let w = store.register_worker(1, Some(id), LEASE).unwrap();
+    for &i in finished {
+        store
+            .commit(w, id, &result(i, &i.to_string()), b"gz")
+            .unwrap();
+    }
+    ladder::apply_ratings(store, id).unwrap();
+    id
+}
+
+/// Each seat's Elo after each match, recomputed from the results alone.
+fn elo_by_seat(store: &Store, id: i64) -> Vec<(u32, usize, Option<f64>)> {
+    let record = store.ladder(id).unwrap();
+    let schedule = store.schedule(id).unwrap();
+    let mut elo =
+        ludus_leaderboard::ratings::elo::EloLadder::new(record.bots.len(), Default::default())
+            .unwrap();
+    let mut out = Vec::new();
+    let results = store.results_before(id, record.rated_through).unwrap();
+    for m in &schedule {
+        let rated = results.iter().find(|r| r.index == m.index);
+        if let Some(r) = rated {
+            elo.apply(&ludus_leaderboard::ratings::GameResult::new(
+                m.seats.clone(),
+                r.placements.clone(),
+            ))
+            .unwrap();
+        }
+        for (seat, &p) in m.seats.iter().enumerate() {
+            out.push((m.index, seat, rated.map(|_| elo.rating(p))));
+        }
+    }
+    out
+}
+
+/// What the bot index holds for both bots: (index, seat, Elo after).
+fn indexed(store: &Store, id: i64) -> Vec<(u32, usize, Option<f64>)> {
+    let mut out: Vec<_> = (0..2)
+        .flat_map(|p| store.bot_matches(id, p).unwrap())
+        .map(|m| (m.scheduled.index, m.seat, m.elo))
+        .collect();
+    out.sort_by_key(|m| (m.0, m.1));
+    out
+}
+
+fn a_bots_matches_are_found_through_the_bot_index_with_its_elo_after_each(db: Db) {
+    let mut store = db.store();
+    // Match 4 is not finished: 0–3 are rated, 5 has a result but is not.
+    let id = rated_ladder(&mut store, 6, &[0, 1, 2, 3, 5]);
+    assert_eq!(store.ladder(id).unwrap().rated_through, 4);
+    let a = store.bot_matches(id, 0).unwrap();
+    assert_eq!(
+        a.iter()
+            .map(|m| (m.scheduled.index, m.seat))
+            .collect::<Vec<_>>(),
+        [(0, 0), (1, 1), (2, 0), (3, 1), (4, 0), (5, 1)]
+    );
+    assert_eq!(a[1].result.as_ref().unwrap().match_id, "m0001");
+    assert!(a[4].result.is_none() && a[5].result.is_some());
+    assert!(a[..4].iter().all(|m| m.elo.is_some()) && a[4..].iter().all(|m| m.elo.is_none()));
+    assert_eq!(indexed(&store, id), elo_by_seat(&store, id));
+    assert_eq!(store.rated_matches(id).unwrap(), [4, 4]);
+    assert_eq!(store.scheduled_matches(id).unwrap(), [6, 6]);
+    assert_eq!(store.schedule_end(id).unwrap(), 6);
+    assert_eq!(store.results_of_match("m0002").unwrap(), [(id, 2)]);
+    let (m, r) = store.scheduled_match(id, 2).unwrap().unwrap();
+    assert_eq!((m.seats, r.unwrap().placements), (vec![0, 1], vec![1, 2]));
+    assert!(store.scheduled_match(id, 4).unwrap().unwrap().1.is_none());
+    assert!(store.scheduled_match(id, 6).unwrap().is_none());
+
+    // Ratings applied again from match 2 on (as after a verification that
+    // replaced a result), now over all six: the history is rewritten from there.
+    let w = store.register_worker(1, Some(id), LEASE).unwrap();
+    store.commit(w, id, &result(4, "4"), b"gz").unwrap();
+    store.set_rated_through(id, 2).unwrap();
+    assert_eq!(ladder::apply_ratings(&store, id).unwrap(), 6);
+    assert_eq!(indexed(&store, id), elo_by_seat(&store, id));
+    assert!(indexed(&store, id).iter().all(|m| m.2.is_some()));
+    assert_eq!(store.rated_matches(id).unwrap(), [6, 6]);
+    let elo = store.ratings(id, ladder::ELO).unwrap();
+    let last = store.bot_matches(id, 1).unwrap().pop().unwrap();
+    assert_eq!(last.elo, Some(elo[1].1));
+}
+
+fn a_database_from_before_the_bot_index_gets_it_when_opened(db: Db) {
+    let mut store = db.store();
+    let id = rated_ladder(&mut store, 6, &[0, 1, 2, 3, 5]);
+    let counts = |s: &Store| {
+        (
+            s.scheduled_matches(id).unwrap(),
+            s.rated_matches(id).unwrap(),
+        )
+    };
+    let before = (indexed(&store, id), counts(&store));
+    drop(store);
+    // Schema 4, as the Ludus before the index wrote it.
+    for sql in [
+        "DROP TABLE match_seats",
+        "DROP INDEX results_by_match",
+        "ALTER TABLE ladder_bots DROP COLUMN rated_matches",
+        "ALTER TABLE ladder_bots DROP COLUMN scheduled_matches",
+        "DELETE FROM ludus_schema_history WHERE version = 5",
+    ] {
+        db.raw(sql);
+    }
+    let store = db.store();
+    assert_eq!(db.raw("SELECT max(version) FROM ludus_schema_history"), "5");
+    assert_eq!((indexed(&store, id), counts(&store)), before);
+    assert_eq!(store.results_of_match("m0003").unwrap(), [(id, 3)]);
 }

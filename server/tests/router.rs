@@ -295,3 +295,151 @@ async fn ladder_pages_escape_names_and_logs_are_private_to_the_owner() {
     let (status, _) = s.send(form("ludus_1_bad")).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
 }
+
+#[path = "support/synthetic.rs"]
+mod synthetic;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn bot_and_match_pages_of_a_large_ladder_show_the_right_matches() {
+    let s = server(|_| {});
+    // Two played bots: a real replay, and the ladder as the scheduler makes it.
+    for (name, token) in [("a", &s.alice), ("b", &s.bob)] {
+        let (status, body) = s.upload(name, Some(token), bot(name, false)).await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+    }
+    s.play();
+    let mut store = Store::connect(&s.db).unwrap();
+    let ladder = store
+        .find_continuous_ladder("planet-wars")
+        .unwrap()
+        .unwrap();
+    let replay = store
+        .replay(&store.results(ladder).unwrap()[0].match_id)
+        .unwrap()
+        .unwrap();
+    let start = store.schedule_len(ladder).unwrap();
+    const BOTS: usize = 12;
+    const MATCHES: u32 = 3000;
+    let (_, first) =
+        synthetic::populate(&mut store, &bot("synthetic", false), BOTS, MATCHES, &replay);
+
+    // What bot-003's page must say, recounted from the synthetic rule.
+    let p = first + 3;
+    let name_of = |q: usize| synthetic::bot_name(q - first);
+    let mine: Vec<(u32, Vec<usize>)> = (0..MATCHES)
+        .map(|k| (k, synthetic::seats(k, first, BOTS)))
+        .filter(|(_, seats)| seats.contains(&p))
+        .collect();
+    let mut h2h = std::collections::BTreeMap::new();
+    let mut faults = 0;
+    for (k, seats) in &mine {
+        let (placements, f) = synthetic::outcome(*k, seats);
+        let me = seats.iter().position(|&q| q == p).unwrap();
+        faults += f[me];
+        let e = h2h.entry(name_of(seats[1 - me])).or_insert([0, 0, 0]);
+        e[match placements[me].cmp(&placements[1 - me]) {
+            std::cmp::Ordering::Less => 0,
+            std::cmp::Ordering::Greater => 1,
+            std::cmp::Ordering::Equal => 2,
+        }] += 1;
+    }
+    // Elo after each of its matches, from the whole stored ladder.
+    let record = store.ladder(ladder).unwrap();
+    let schedule = store.schedule(ladder).unwrap();
+    let mut elo =
+        ludus_leaderboard::ratings::elo::EloLadder::new(record.bots.len(), Default::default())
+            .unwrap();
+    let mut history = Vec::new();
+    for r in store.results(ladder).unwrap() {
+        if r.aborted.is_some() {
+            continue;
+        }
+        let seats = schedule[r.index as usize].seats.clone();
+        elo.apply(&ludus_leaderboard::ratings::GameResult::new(
+            seats.clone(),
+            r.placements,
+        ))
+        .unwrap();
+        if seats.contains(&p) {
+            history.push(elo.rating(p));
+        }
+    }
+
+    let (status, body) = s.get("/api/bots/bot-003", None).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let view = json(&body);
+    let recent: Vec<u64> = view["recent"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["index"].as_u64().unwrap())
+        .collect();
+    let newest: Vec<u64> = mine
+        .iter()
+        .rev()
+        .take(20)
+        .map(|(k, _)| u64::from(start + k))
+        .collect();
+    assert_eq!(recent, newest);
+    let (k, seats) = mine.last().unwrap();
+    let seat_names: Vec<String> = seats
+        .iter()
+        .map(|&q| format!("{} v1", name_of(q)))
+        .collect();
+    assert_eq!(view["recent"][0]["seats"], serde_json::json!(seat_names));
+    assert_eq!(
+        view["recent"][0]["placements"],
+        serde_json::json!(synthetic::outcome(*k, seats).0)
+    );
+    let got: std::collections::BTreeMap<String, [u64; 3]> = view["head_to_head"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            (
+                o["opponent"].as_str().unwrap().to_string(),
+                [&o["wins"], &o["losses"], &o["draws"]].map(|n| n.as_u64().unwrap()),
+            )
+        })
+        .collect();
+    assert_eq!(got, h2h);
+    assert_eq!(view["fault_turns"].as_u64(), Some(u64::from(faults)));
+    let ratings: Vec<f64> = view["rating_history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["rating"].as_f64().unwrap())
+        .collect();
+    assert_eq!(ratings, history);
+
+    let (_, body) = s.get("/api/games/planet-wars/leaderboard", None).await;
+    let lb = json(&body);
+    assert_eq!(lb["scheduled"].as_u64(), Some(u64::from(start + MATCHES)));
+    assert_eq!(lb["rated"], lb["scheduled"]);
+    let row = lb["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "bot-003")
+        .unwrap();
+    assert_eq!(row["matches"].as_u64(), Some(mine.len() as u64));
+    assert_eq!(row["rating"].as_f64(), history.last().copied());
+
+    // Its latest match, by a prefix of its id, and its page.
+    let id = ludus_host::sha256_hex(format!("synthetic/{ladder}/{}", start + k).as_bytes());
+    let (status, body) = s.get(&format!("/api/matches/{}", &id[..12]), None).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let m = json(&body);
+    assert_eq!(m["index"].as_u64(), Some(u64::from(start + k)));
+    assert_eq!(m["match_id"], id.as_str());
+    assert_eq!(m["seats"], serde_json::json!(seat_names));
+    let (status, page) = s.get(&format!("/matches/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("ludus-data"));
+    let (status, page) = s.get("/bots/bot-003", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        page.contains(&format!("/matches/{id}")),
+        "the newest match is linked"
+    );
+}

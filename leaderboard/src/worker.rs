@@ -187,19 +187,22 @@ impl Run<'_> {
             if stopping && in_flight == 0 {
                 break;
             }
+            let spawn = |job: Job| {
+                let tx = tx.clone();
+                pool.spawn(move || {
+                    let played = Played {
+                        ladder: job.claimed.ladder,
+                        index: job.claimed.index,
+                        outcome: play(&job),
+                    };
+                    // The receiver only goes away when the worker stops.
+                    let _ = tx.send(played);
+                });
+            };
             if in_flight < threads && !stopping {
                 for job in self.claim(threads - in_flight)? {
                     in_flight += 1;
-                    let tx = tx.clone();
-                    pool.spawn(move || {
-                        let played = Played {
-                            ladder: job.claimed.ladder,
-                            index: job.claimed.index,
-                            outcome: play(&job),
-                        };
-                        // The receiver only goes away when the worker stops.
-                        let _ = tx.send(played);
-                    });
+                    spawn(job);
                 }
             }
             if in_flight == 0 && self.finished()? {
@@ -211,7 +214,13 @@ impl Run<'_> {
             match rx.recv_timeout(wait) {
                 Ok(played) => {
                     in_flight -= 1;
-                    self.commit(played, on_progress)?;
+                    // The freed thread's next match comes back with the
+                    // commit, in the same round trip.
+                    let want = if stopping { 0 } else { threads - in_flight };
+                    for job in self.commit(played, want, on_progress)? {
+                        in_flight += 1;
+                        spawn(job);
+                    }
                     dirty.extend(self.ladders.keys().copied());
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
@@ -420,11 +429,14 @@ impl Run<'_> {
         Ok(module)
     }
 
+    /// Commits a played match and claims up to `want` more of its ladder;
+    /// the jobs claimed.
     fn commit(
         &mut self,
         played: Played,
+        want: usize,
         on_progress: &mut impl FnMut(&Progress),
-    ) -> Result<(), LadderError> {
+    ) -> Result<Vec<Job>, LadderError> {
         let (result, replay_gz) = match played.outcome {
             Ok(r) => r,
             Err(e) => {
@@ -437,13 +449,18 @@ impl Run<'_> {
                 );
                 self.store
                     .release(self.worker, played.ladder, played.index)?;
-                return Ok(());
+                return Ok(Vec::new());
             }
         };
-        match self
-            .store
-            .commit(self.worker, played.ladder, &result, &replay_gz)?
-        {
+        let (committed, claimed) = self.store.commit_and_claim(
+            self.worker,
+            played.ladder,
+            &result,
+            &replay_gz,
+            want,
+            self.options.lease,
+        )?;
+        match committed {
             Committed::Recorded => {
                 self.summary.played += 1;
                 if let Some(l) = self.ladders.get_mut(&played.ladder) {
@@ -465,7 +482,7 @@ impl Run<'_> {
                 tracing::warn!(ladder = played.ladder, index = played.index, "{verdict}");
             }
         }
-        Ok(())
+        claimed.into_iter().map(|c| self.job(c)).collect()
     }
 }
 

@@ -86,6 +86,7 @@ on_both!(
     a_bot_is_fetched_by_sha256_and_refused_when_its_bytes_do_not_hash_to_it,
     a_ladder_is_created_once_with_what_it_needs_and_found_again_by_its_key,
     claims_follow_schedule_order_and_never_give_one_match_to_two_workers,
+    a_commit_claims_the_next_matches_in_the_same_step,
     an_expired_lease_makes_a_match_claimable_again_and_a_renewed_one_does_not,
     a_match_no_claim_finished_is_void_after_the_last_attempt,
     a_result_that_arrives_twice_the_same_is_ignored,
@@ -285,6 +286,56 @@ fn claims_follow_schedule_order_and_never_give_one_match_to_two_workers(db: Db) 
     let mut all: Vec<u32> = claims.concat();
     all.sort();
     assert_eq!(all, (0..40).collect::<Vec<_>>(), "each match claimed once");
+}
+
+/// A worker's step: its result goes in and its next matches come out, in
+/// schedule order, never the match just committed, even when that match's
+/// lease had run out; a result that arrived before is still compared.
+fn a_commit_claims_the_next_matches_in_the_same_step(db: Db) {
+    let mut store = db.store();
+    let id = ladder(&mut store, 6);
+    let w1 = store.register_worker(2, Some(id), SHORT).unwrap();
+    let w2 = store.register_worker(1, Some(id), LEASE).unwrap();
+    assert_eq!(indices(&store.claim(w1, id, 2, SHORT).unwrap()), vec![0, 1]);
+    std::thread::sleep(SHORT + Duration::from_millis(100));
+    // Match 0's lease ran out while it was played: it is committed, and the
+    // claim passes over it and takes match 1 back with match 2.
+    let (committed, next) = store
+        .commit_and_claim(w1, id, &result(0, "r0"), b"gz0", 2, SHORT)
+        .unwrap();
+    assert_eq!(committed, Committed::Recorded);
+    assert_eq!(indices(&next), vec![1, 2]);
+    assert_eq!(next[0].attempt, 2, "match 1's second claim");
+    assert_eq!(store.results(id).unwrap(), vec![result(0, "r0")]);
+    assert_eq!(store.replay("m0000").unwrap().unwrap(), b"gz0");
+    assert_eq!(store.worker(w1).unwrap().unwrap().played, 1);
+    // Another worker's claim skips what the step leased.
+    assert_eq!(indices(&store.claim(w2, id, 1, LEASE).unwrap()), vec![3]);
+    // A late copy of match 0's result, with a claim of nothing: compared,
+    // and the same.
+    let (late, none) = store
+        .commit_and_claim(w2, id, &result(0, "r0"), b"gz0", 0, LEASE)
+        .unwrap();
+    assert_eq!((late, none.len()), (Committed::Same, 0));
+    // A step that finds nothing left to claim still commits.
+    for i in [1, 2] {
+        store.commit(w1, id, &result(i, "r"), b"gz").unwrap();
+    }
+    store.commit(w2, id, &result(3, "r"), b"gz").unwrap();
+    // A result for a match the ladder does not have is refused, and the
+    // step claims nothing.
+    assert!(matches!(
+        store.commit_and_claim(w2, id, &result(9, "r"), b"gz", 1, LEASE),
+        Err(StoreError::UnknownIndex { index: 9, .. })
+    ));
+    let rest = store.claim(w2, id, 5, LEASE).unwrap();
+    assert_eq!(indices(&rest), vec![4, 5]);
+    let (done, more) = store
+        .commit_and_claim(w2, id, &result(4, "r"), b"gz", 3, LEASE)
+        .unwrap();
+    assert_eq!((done, more.len()), (Committed::Recorded, 0), "5 is held");
+    store.commit(w2, id, &result(5, "r"), b"gz").unwrap();
+    assert_eq!(store.remaining(id).unwrap(), 0);
 }
 
 fn an_expired_lease_makes_a_match_claimable_again_and_a_renewed_one_does_not(db: Db) {

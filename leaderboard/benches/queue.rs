@@ -228,7 +228,7 @@ fn coordination(
         let next = match step {
             Step::Fused => {
                 store
-                    .commit_and_claim(worker, id, &result, &gz, 1, lease)
+                    .commit_and_claim(worker, id, &result, &gz, id, 1, lease)
                     .unwrap()
                     .1
             }

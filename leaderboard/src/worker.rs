@@ -128,6 +128,8 @@ pub fn work(
         ladders: BTreeMap::new(),
         refused: BTreeMap::new(),
         modules: BTreeMap::new(),
+        with_work: Vec::new(),
+        turn: 0,
         summary: Summary {
             worker,
             ..Summary::default()
@@ -152,6 +154,11 @@ struct Run<'a> {
     refused: BTreeMap<i64, String>,
     /// Compiled bots by sha256.
     modules: BTreeMap<String, Arc<BotModule>>,
+    /// The ladders with work when last asked (a worker of every ladder).
+    with_work: Vec<i64>,
+    /// Turns of the claims across those ladders: each claim starts at the
+    /// next one, so that no ladder's matches wait for another's to run out.
+    turn: usize,
     summary: Summary,
 }
 
@@ -337,7 +344,16 @@ impl Run<'_> {
     fn claim_once(&mut self, n: usize) -> Result<Vec<Job>, LadderError> {
         let candidates = match self.options.ladder {
             Some(id) => vec![id],
-            None => self.store.ladders_with_work()?,
+            None => {
+                self.with_work = self.store.ladders_with_work()?;
+                let mut turned = self.with_work.clone();
+                if !turned.is_empty() {
+                    let by = self.turn % turned.len();
+                    turned.rotate_left(by);
+                    self.turn += 1;
+                }
+                turned
+            }
         };
         let mut jobs = Vec::new();
         for id in candidates {
@@ -429,7 +445,21 @@ impl Run<'_> {
         Ok(module)
     }
 
-    /// Commits a played match and claims up to `want` more of its ladder;
+    /// The ladder whose turn it is to be claimed from, among those that
+    /// had work when last asked and that this worker can play.
+    fn next_ladder(&mut self) -> Result<Option<i64>, LadderError> {
+        for _ in 0..self.with_work.len() {
+            let id = self.with_work[self.turn % self.with_work.len()];
+            self.turn += 1;
+            if self.ladder(id)?.is_some() {
+                return Ok(Some(id));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Commits a played match and claims up to `want` more, from its own
+    /// ladder or, for a worker of every ladder, from the next one in turn;
     /// the jobs claimed.
     fn commit(
         &mut self,
@@ -452,11 +482,16 @@ impl Run<'_> {
                 return Ok(Vec::new());
             }
         };
+        let claim_from = match self.options.ladder {
+            Some(id) => id,
+            None => self.next_ladder()?.unwrap_or(played.ladder),
+        };
         let (committed, claimed) = self.store.commit_and_claim(
             self.worker,
             played.ladder,
             &result,
             &replay_gz,
+            claim_from,
             want,
             self.options.lease,
         )?;

@@ -484,7 +484,15 @@ impl Store {
     ) -> Result<Committed, StoreError> {
         if self.is_postgres()
             && self
-                .commit_first_and_claim(worker, ladder, result, replay_gz, 0, Duration::ZERO)?
+                .commit_first_and_claim(
+                    worker,
+                    ladder,
+                    result,
+                    replay_gz,
+                    ladder,
+                    0,
+                    Duration::ZERO,
+                )?
                 .0
         {
             return Ok(Committed::Recorded);
@@ -492,24 +500,27 @@ impl Store {
         self.commit_compared(worker, ladder, result, replay_gz)
     }
 
-    /// Commits a result as [`Store::commit`] does, and claims up to `n`
-    /// more matches of the same ladder as [`Store::claim`] does: a worker's
-    /// step when one of its threads finishes a match. On PostgreSQL the two
-    /// are one statement, one round trip, when the result is the match's
-    /// first (the usual case); a result that arrived before it is then
-    /// compared in a transaction of its own.
+    /// Commits a result to `ladder` as [`Store::commit`] does, and claims up
+    /// to `n` matches of ladder `claim_from` (the same or another) as
+    /// [`Store::claim`] does: a worker's step when one of its threads
+    /// finishes a match. On PostgreSQL the two are one statement, one round
+    /// trip, when the result is the match's first (the usual case); a
+    /// result that arrived before it is then compared in a transaction of
+    /// its own.
+    #[allow(clippy::too_many_arguments)]
     pub fn commit_and_claim(
         &mut self,
         worker: i64,
         ladder: i64,
         result: &MatchResult,
         replay_gz: &[u8],
+        claim_from: i64,
         n: usize,
         lease: Duration,
     ) -> Result<(Committed, Vec<Claimed>), StoreError> {
         if self.is_postgres() {
-            let (first, claimed) =
-                self.commit_first_and_claim(worker, ladder, result, replay_gz, n, lease)?;
+            let (first, claimed) = self
+                .commit_first_and_claim(worker, ladder, result, replay_gz, claim_from, n, lease)?;
             if first {
                 return Ok((Committed::Recorded, claimed));
             }
@@ -518,7 +529,7 @@ impl Store {
         }
         let committed = self.commit(worker, ladder, result, replay_gz)?;
         let claimed = if n > 0 {
-            self.claim(worker, ladder, n, lease)?
+            self.claim(worker, claim_from, n, lease)?
         } else {
             Vec::new()
         };
@@ -596,15 +607,18 @@ impl Store {
     /// claim of up to `n` more matches of the ladder: the replay, the
     /// result, the match's state, the worker's count and the claim in one
     /// statement, one round trip, its own transaction. Returns whether the
-    /// result was recorded, and what was claimed; when the match is unknown
-    /// or already done the result is not written here (those go the longer
-    /// way, which compares the results), but the claim is made.
+    /// result was recorded, and what was claimed. When the match is already
+    /// done the result is not written here (it goes the longer way, which
+    /// compares the results) but the claim is made; when the ladder has no
+    /// such match, neither is.
+    #[allow(clippy::too_many_arguments)]
     fn commit_first_and_claim(
         &mut self,
         worker: i64,
         ladder: i64,
         result: &MatchResult,
         replay_gz: &[u8],
+        claim_from: i64,
         n: usize,
         lease: Duration,
     ) -> Result<(bool, Vec<Claimed>), StoreError> {
@@ -615,6 +629,7 @@ impl Store {
             Value::from(ms(lease)),
             Value::from(MAX_ATTEMPTS),
             Value::from(n as i64),
+            Value::from(claim_from),
         ]);
         // The match's row is locked first: a second result for it waits,
         // then finds it done, and writes nothing here. The claim passes
@@ -647,10 +662,10 @@ impl Store {
                 claim = claim_ctes(ClaimParams {
                     worker: 11,
                     lease: 13,
-                    ladder: 1,
+                    ladder: 16,
                     attempts: 14,
                     n: 15,
-                    except: Some(2),
+                    except: Some((1, 2)),
                 })
             ),
             &params,
@@ -662,7 +677,7 @@ impl Store {
             .map_err(|e| self.err(e))?
             .flatten()
             == Some(0);
-        Ok((first, self.claimed_or_void(ladder, rows)?))
+        Ok((first, self.claimed_or_void(claim_from, rows)?))
     }
 
     /// The index before which every match of the ladder is done.
@@ -890,10 +905,10 @@ struct ClaimParams {
     ladder: usize,
     attempts: usize,
     n: usize,
-    /// The match the same statement commits, locked by its CTE `m`:
-    /// passed over, and nothing is claimed when the ladder has no such
-    /// match (the commit is refused then).
-    except: Option<usize>,
+    /// The match the same statement commits (its ladder's and index's
+    /// parameters), locked by its CTE `m`: passed over, and nothing is
+    /// claimed when there is no such match (the commit is refused then).
+    except: Option<(usize, usize)>,
 }
 
 /// The claim on PostgreSQL as two common table expressions: `claimed`
@@ -912,8 +927,8 @@ fn claim_ctes(p: ClaimParams) -> String {
         n,
         except,
     } = p;
-    let except = except.map_or(String::new(), |k| {
-        format!("AND idx <> ${k} AND EXISTS (SELECT 1 FROM m)")
+    let except = except.map_or(String::new(), |(l, i)| {
+        format!("AND (ladder_id <> ${l} OR idx <> ${i}) AND EXISTS (SELECT 1 FROM m)")
     });
     format!(
         "claimed AS (

@@ -86,6 +86,8 @@ on_both!(
     a_bot_is_fetched_by_sha256_and_refused_when_its_bytes_do_not_hash_to_it,
     a_ladder_is_created_once_with_what_it_needs_and_found_again_by_its_key,
     claims_follow_schedule_order_and_never_give_one_match_to_two_workers,
+    a_commit_claims_the_next_matches_in_the_same_step,
+    a_worker_of_every_ladder_takes_them_in_turn,
     an_expired_lease_makes_a_match_claimable_again_and_a_renewed_one_does_not,
     a_match_no_claim_finished_is_void_after_the_last_attempt,
     a_result_that_arrives_twice_the_same_is_ignored,
@@ -287,6 +289,138 @@ fn claims_follow_schedule_order_and_never_give_one_match_to_two_workers(db: Db) 
     let mut all: Vec<u32> = claims.concat();
     all.sort();
     assert_eq!(all, (0..40).collect::<Vec<_>>(), "each match claimed once");
+}
+
+/// A worker's step: its result goes in and its next matches come out, in
+/// schedule order, never the match just committed, even when that match's
+/// lease had run out; a result that arrived before is still compared.
+fn a_commit_claims_the_next_matches_in_the_same_step(db: Db) {
+    let mut store = db.store();
+    let id = ladder(&mut store, 6);
+    let w1 = store.register_worker(2, Some(id), SHORT).unwrap();
+    let w2 = store.register_worker(1, Some(id), LEASE).unwrap();
+    assert_eq!(indices(&store.claim(w1, id, 2, SHORT).unwrap()), vec![0, 1]);
+    std::thread::sleep(SHORT + Duration::from_millis(100));
+    // Match 0's lease ran out while it was played: it is committed, and the
+    // claim passes over it and takes match 1 back with match 2.
+    let (committed, next) = store
+        .commit_and_claim(w1, id, &result(0, "r0"), b"gz0", id, 2, SHORT)
+        .unwrap();
+    assert_eq!(committed, Committed::Recorded);
+    assert_eq!(indices(&next), vec![1, 2]);
+    assert_eq!(next[0].attempt, 2, "match 1's second claim");
+    assert_eq!(store.results(id).unwrap(), vec![result(0, "r0")]);
+    assert_eq!(store.replay("m0000").unwrap().unwrap(), b"gz0");
+    assert_eq!(store.worker(w1).unwrap().unwrap().played, 1);
+    // Another worker's claim skips what the step leased.
+    assert_eq!(indices(&store.claim(w2, id, 1, LEASE).unwrap()), vec![3]);
+    // A late copy of match 0's result, with a claim of nothing: compared,
+    // and the same.
+    let (late, none) = store
+        .commit_and_claim(w2, id, &result(0, "r0"), b"gz0", id, 0, LEASE)
+        .unwrap();
+    assert_eq!((late, none.len()), (Committed::Same, 0));
+    // A step that finds nothing left to claim still commits.
+    for i in [1, 2] {
+        store.commit(w1, id, &result(i, "r"), b"gz").unwrap();
+    }
+    store.commit(w2, id, &result(3, "r"), b"gz").unwrap();
+    // A result for a match the ladder does not have is refused, and the
+    // step claims nothing.
+    assert!(matches!(
+        store.commit_and_claim(w2, id, &result(9, "r"), b"gz", id, 1, LEASE),
+        Err(StoreError::UnknownIndex { index: 9, .. })
+    ));
+    let rest = store.claim(w2, id, 5, LEASE).unwrap();
+    assert_eq!(indices(&rest), vec![4, 5]);
+    let (done, more) = store
+        .commit_and_claim(w2, id, &result(4, "r"), b"gz", id, 3, LEASE)
+        .unwrap();
+    assert_eq!((done, more.len()), (Committed::Recorded, 0), "5 is held");
+    store.commit(w2, id, &result(5, "r"), b"gz").unwrap();
+    assert_eq!(store.remaining(id).unwrap(), 0);
+    // The step may claim from another ladder (a worker of every ladder
+    // takes them in turn); the result goes to its own.
+    let other = ladder(&mut store, 2);
+    let mine = ladder(&mut store, 3);
+    assert_eq!(indices(&store.claim(w2, mine, 1, LEASE).unwrap()), vec![0]);
+    let (recorded, there) = store
+        .commit_and_claim(w2, mine, &result(0, "m"), b"gz", other, 1, LEASE)
+        .unwrap();
+    assert_eq!(recorded, Committed::Recorded);
+    assert_eq!(
+        (there[0].ladder, there[0].index),
+        (other, 0),
+        "index 0 of the other ladder, though the same index was committed"
+    );
+    assert_eq!(store.results(mine).unwrap(), vec![result(0, "m")]);
+    assert!(store.results(other).unwrap().is_empty());
+    assert_eq!(store.remaining(mine).unwrap(), 2);
+}
+
+/// A worker without `--ladder` plays every ladder's matches in turn: one
+/// ladder's queue does not wait for another's to run out.
+fn a_worker_of_every_ladder_takes_them_in_turn(db: Db) {
+    let mut store = db.store();
+    for name in ["planet_wars_idle", "planet_wars_random"] {
+        let wasm = std::fs::read(ludus_testkit::bot(name)).unwrap();
+        store
+            .submit(name, "planet-wars", &wasm, &sha(&wasm), NOW)
+            .unwrap();
+    }
+    let bots = store.latest_bots("planet-wars").unwrap();
+    let schedule: Vec<ScheduledMatch> = (0..6)
+        .map(|i| ScheduledMatch {
+            index: i,
+            group: i,
+            seed: i as u64,
+            seats: if i % 2 == 0 { vec![0, 1] } else { vec![1, 0] },
+        })
+        .collect();
+    let ladders: Vec<i64> = ["first", "second"]
+        .map(|key| {
+            store
+                .ensure_ladder(&NewLadder {
+                    key,
+                    game: "planet-wars",
+                    kind: "round-robin",
+                    players: 2,
+                    rounds: 1,
+                    seed: 1,
+                    config: &serde_json::json!({"max_turns": 5}),
+                    limits: &serde_json::to_value(ludus_host::Limits::default()).unwrap(),
+                    needs: &this_build(),
+                    bots: &bots,
+                    schedule: &schedule,
+                })
+                .unwrap()
+        })
+        .to_vec();
+    let sandbox = ludus_host::Sandbox::new().unwrap();
+    let options = ludus_leaderboard::worker::WorkerOptions {
+        until_idle: true,
+        ..ludus_leaderboard::worker::WorkerOptions::new(1)
+    };
+    // The order matches were committed in, from the progress reports (a
+    // ladder's count rises by one a match).
+    let mut order = Vec::new();
+    let mut played = std::collections::BTreeMap::new();
+    let summary = ludus_leaderboard::worker::work(&mut store, &sandbox, &options, |p| {
+        let seen = played.entry(p.ladder).or_insert(0);
+        if p.played_here > *seen {
+            *seen = p.played_here;
+            order.push(p.ladder);
+        }
+    })
+    .unwrap();
+    assert_eq!(summary.played, 12);
+    assert_eq!(order.len(), 12, "{order:?}");
+    let firsts: std::collections::BTreeSet<i64> = order[..4].iter().copied().collect();
+    assert_eq!(
+        firsts,
+        ladders.iter().copied().collect(),
+        "both ladders among the first four matches: {order:?}"
+    );
 }
 
 fn an_expired_lease_makes_a_match_claimable_again_and_a_renewed_one_does_not(db: Db) {

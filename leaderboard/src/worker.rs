@@ -99,7 +99,10 @@ struct Job {
 struct Played {
     ladder: i64,
     index: u32,
-    outcome: Result<(MatchResult, Vec<u8>), LadderError>,
+    /// `None` for a match that waited in the pool's queue until the worker
+    /// was stopping: not started, it goes back with the worker's other
+    /// leases when the worker stops, without spending an attempt.
+    outcome: Option<Result<(MatchResult, Vec<u8>), LadderError>>,
 }
 
 /// What a worker knows of a ladder it plays.
@@ -165,6 +168,11 @@ struct Run<'a> {
 impl Run<'_> {
     fn run(&mut self, on_progress: &mut impl FnMut(&Progress)) -> Result<(), LadderError> {
         let threads = self.options.threads.max(1);
+        // One match more than threads: it waits in the pool's queue, so a
+        // thread that finishes starts its next match at once while the
+        // result goes in and the next claim comes back; the database's
+        // round trips are off the matches' path.
+        let held = threads + 1;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
@@ -196,18 +204,20 @@ impl Run<'_> {
             }
             let spawn = |job: Job| {
                 let tx = tx.clone();
+                let stop = self.options.stop.clone();
                 pool.spawn(move || {
+                    let stopped = stop.is_some_and(|s| s.load(Ordering::Relaxed));
                     let played = Played {
                         ladder: job.claimed.ladder,
                         index: job.claimed.index,
-                        outcome: play(&job),
+                        outcome: (!stopped).then(|| play(&job)),
                     };
                     // The receiver only goes away when the worker stops.
                     let _ = tx.send(played);
                 });
             };
-            if in_flight < threads && !stopping {
-                for job in self.claim(threads - in_flight)? {
+            if in_flight < held && !stopping {
+                for job in self.claim(held - in_flight)? {
                     in_flight += 1;
                     spawn(job);
                 }
@@ -223,7 +233,7 @@ impl Run<'_> {
                     in_flight -= 1;
                     // The freed thread's next match comes back with the
                     // commit, in the same round trip.
-                    let want = if stopping { 0 } else { threads - in_flight };
+                    let want = if stopping { 0 } else { held - in_flight };
                     for job in self.commit(played, want, on_progress)? {
                         in_flight += 1;
                         spawn(job);
@@ -468,8 +478,9 @@ impl Run<'_> {
         on_progress: &mut impl FnMut(&Progress),
     ) -> Result<Vec<Job>, LadderError> {
         let (result, replay_gz) = match played.outcome {
-            Ok(r) => r,
-            Err(e) => {
+            None => return Ok(Vec::new()),
+            Some(Ok(r)) => r,
+            Some(Err(e)) => {
                 // A host problem, not a bot's: the match goes back to the
                 // queue; after a few such attempts it is void.
                 tracing::warn!(

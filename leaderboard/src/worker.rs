@@ -217,7 +217,7 @@ impl Run<'_> {
                 });
             };
             if in_flight < held && !stopping {
-                for job in self.claim(held - in_flight)? {
+                for job in self.claim(held.saturating_sub(in_flight))? {
                     in_flight += 1;
                     spawn(job);
                 }
@@ -233,7 +233,11 @@ impl Run<'_> {
                     in_flight -= 1;
                     // The freed thread's next match comes back with the
                     // commit, in the same round trip.
-                    let want = if stopping { 0 } else { held - in_flight };
+                    let want = if stopping {
+                        0
+                    } else {
+                        held.saturating_sub(in_flight)
+                    };
                     for job in self.commit(played, want, on_progress)? {
                         in_flight += 1;
                         spawn(job);

@@ -911,9 +911,12 @@ struct ClaimParams {
     except: Option<(usize, usize)>,
 }
 
-/// The claim on PostgreSQL as two common table expressions: `claimed`
-/// leases up to n claimable matches in schedule order, skipping rows other
-/// claims hold; `exhausted` says whether any open match ran out of attempts
+/// The claim on PostgreSQL as common table expressions: `picked`, up to n
+/// claimable matches in schedule order, skipping rows other claims hold,
+/// chosen once (as `UPDATE … WHERE idx IN (SELECT … LIMIT n FOR UPDATE
+/// SKIP LOCKED)` the planner may run the choice again for every row, each
+/// run passing over the rows the statement has just updated, and lease the
+/// whole ladder); `claimed`, those matches leased; `exhausted` says whether any open match ran out of attempts
 /// (those are voided afterwards, in a transaction of their own; the claim
 /// passes them over either way, so the same matches are claimed). Read
 /// with [`CLAIM_COLUMNS`] and [`CLAIM_FROM`]: one row per claimed match, or
@@ -931,14 +934,15 @@ fn claim_ctes(p: ClaimParams) -> String {
         format!("AND (ladder_id <> ${l} OR idx <> ${i}) AND EXISTS (SELECT 1 FROM m)")
     });
     format!(
-        "claimed AS (
-             UPDATE matches SET lease_owner = ${worker}, lease_until = {{now}} + ${lease}, attempts = attempts + 1
-             WHERE ladder_id = ${ladder} AND idx IN (
-                 SELECT idx FROM matches
-                 WHERE ladder_id = ${ladder} AND (done = 0 OR verify = 1) AND attempts < ${attempts} {except}
-                   AND (lease_until IS NULL OR lease_until < {{now}})
-                 ORDER BY idx LIMIT ${n} FOR UPDATE SKIP LOCKED)
-             RETURNING idx, grp, seed, seats, attempts, verify
+        "picked AS MATERIALIZED (
+             SELECT idx FROM matches
+             WHERE ladder_id = ${ladder} AND (done = 0 OR verify = 1) AND attempts < ${attempts} {except}
+               AND (lease_until IS NULL OR lease_until < {{now}})
+             ORDER BY idx LIMIT ${n} FOR UPDATE SKIP LOCKED
+         ), claimed AS (
+             UPDATE matches q SET lease_owner = ${worker}, lease_until = {{now}} + ${lease}, attempts = q.attempts + 1
+             FROM picked p WHERE q.ladder_id = ${ladder} AND q.idx = p.idx
+             RETURNING q.idx, q.grp, q.seed, q.seats, q.attempts, q.verify
          ), exhausted AS (
              SELECT EXISTS (
                  SELECT 1 FROM matches

@@ -8,45 +8,19 @@
 
 mod common;
 
-use common::{bot, ludus, ludus_cmd, text};
+use common::{bot, ludus, ludus_cmd, text, Serving};
 use ludus_testkit::cdp::Browser;
 use serde_json::Value;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 const SCRIPT: &str = "<script>alert(1)</script>";
 
-struct Serving {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Serving {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn serve(dir: &Path, args: &[&str]) -> Serving {
     let mut all = vec!["serve", "--listen", "127.0.0.1:0"];
     all.extend_from_slice(args);
-    let mut child = ludus_cmd(&all, dir)
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("ludus serve starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.as_mut().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .trim()
-        .strip_prefix("ludus serve: listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line: {line}"))
-        .to_string();
-    Serving { child, url }
+    Serving::start(ludus_cmd(&all, dir))
 }
 
 fn get_json(url: &str) -> Value {
@@ -299,7 +273,7 @@ fn on_postgres_two_remote_workers_play_what_the_server_schedules() {
     let db = cluster.create_database();
     let dir = tempfile::tempdir().unwrap();
     let token = add_alice(dir.path(), &["--db", &db]);
-    let server = serve(dir.path(), &["--db", &db, "--workers", "0"]);
+    let mut server = serve(dir.path(), &["--db", &db, "--workers", "0"]);
     // Started before any bot exists: they wait for the ladder to appear.
     let workers: Vec<Worker> = (0..2).map(|n| Worker::spawn(dir.path(), &db, n)).collect();
     let bots = submit_examples(dir.path(), &server, &token);
@@ -333,5 +307,11 @@ fn on_postgres_two_remote_workers_play_what_the_server_schedules() {
     );
 
     check_pages(&server, &id, "postgres");
+    // SIGTERM on PostgreSQL: a clean stop (the store's client closed off
+    // the async runtime, where closing it would panic).
+    let status = server
+        .stop()
+        .expect("the server stops within half a minute");
+    assert!(status.success(), "ludus serve ended with {status}");
     verify_and_recompute(dir.path(), &db, &id);
 }

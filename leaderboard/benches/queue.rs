@@ -14,7 +14,7 @@
 use ludus_host::{Limits, Sandbox};
 use ludus_leaderboard::ladder::{self, LadderSpec};
 use ludus_leaderboard::schedule::{Kind, ScheduledMatch};
-use ludus_leaderboard::store::{Location, MatchResult, Needs, NewLadder, Store};
+use ludus_leaderboard::store::{ClaimNext, Location, MatchResult, Needs, NewLadder, Store};
 use ludus_leaderboard::worker::{self, WorkerOptions};
 use ludus_testkit::postgres::{Cluster, Durability};
 use std::time::{Duration, Instant};
@@ -271,7 +271,17 @@ fn coordination(
         let next = match step {
             Step::Fused => {
                 store
-                    .commit_and_claim(worker, id, &result, gz, id, 1, lease)
+                    .commit_and_claim(
+                        worker,
+                        id,
+                        &result,
+                        gz,
+                        &ClaimNext {
+                            ladder: id,
+                            n: 1,
+                            lease,
+                        },
+                    )
                     .unwrap()
                     .1
             }

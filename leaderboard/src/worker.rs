@@ -11,7 +11,7 @@
 //! module cache of its machine).
 
 use crate::ladder::{apply_ratings, LadderError};
-use crate::store::{queue, Claimed, Committed, LadderRecord, MatchResult, Needs, Store};
+use crate::store::{queue, ClaimNext, Claimed, Committed, LadderRecord, MatchResult, Needs, Store};
 use ludus_host::{BotModule, Limits, MatchSpec, Sandbox};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -506,9 +506,11 @@ impl Run<'_> {
             played.ladder,
             &result,
             &replay_gz,
-            claim_from,
-            want,
-            self.options.lease,
+            &ClaimNext {
+                ladder: claim_from,
+                n: want,
+                lease: self.options.lease,
+            },
         )?;
         match committed {
             Committed::Recorded => {

@@ -439,11 +439,11 @@ impl Store {
                     lease: 2,
                     ladder: 3,
                     attempts: 4,
-                    n: 5,
+                    n,
                     except: None,
                 })
             ),
-            vals![worker, ms(lease), ladder, MAX_ATTEMPTS, n],
+            vals![worker, ms(lease), ladder, MAX_ATTEMPTS],
         )?;
         self.claimed_or_void(ladder, rows)
     }
@@ -627,7 +627,6 @@ impl Store {
             Value::from(replay_gz),
             Value::from(ms(next.lease)),
             Value::from(MAX_ATTEMPTS),
-            Value::from(next.n as i64),
             Value::from(next.ladder),
         ]);
         // The match's row is locked first: a second result for it waits,
@@ -661,9 +660,9 @@ impl Store {
                 claim = claim_ctes(ClaimParams {
                     worker: 11,
                     lease: 13,
-                    ladder: 16,
+                    ladder: 15,
                     attempts: 14,
-                    n: 15,
+                    n: next.n,
                     except: Some((1, 2)),
                 })
             ),
@@ -903,6 +902,8 @@ struct ClaimParams {
     lease: usize,
     ladder: usize,
     attempts: usize,
+    /// How many matches to claim: written into the statement, not a
+    /// parameter, so that the plan made once for the statement knows it.
     n: usize,
     /// The match the same statement commits (its ladder's and index's
     /// parameters), locked by its CTE `m`: passed over, and nothing is
@@ -937,16 +938,17 @@ fn claim_ctes(p: ClaimParams) -> String {
              SELECT idx FROM matches
              WHERE ladder_id = ${ladder} AND (done = 0 OR verify = 1) AND attempts < ${attempts} {except}
                AND (lease_until IS NULL OR lease_until < {{now}})
-             ORDER BY idx LIMIT ${n} FOR UPDATE SKIP LOCKED
+             ORDER BY idx LIMIT {n} FOR UPDATE SKIP LOCKED
          ), claimed AS (
              UPDATE matches q SET lease_owner = ${worker}, lease_until = {{now}} + ${lease}, attempts = q.attempts + 1
              FROM picked p WHERE q.ladder_id = ${ladder} AND q.idx = p.idx
              RETURNING q.idx, q.grp, q.seed, q.seats, q.attempts, q.verify
          ), exhausted AS (
-             SELECT EXISTS (
-                 SELECT 1 FROM matches
-                 WHERE ladder_id = ${ladder} AND (done = 0 OR verify = 1) AND attempts >= ${attempts}
-                   AND (lease_until IS NULL OR lease_until < {{now}})) AS any
+             SELECT coalesce((
+                 SELECT attempts FROM matches
+                 WHERE ladder_id = ${ladder} AND (done = 0 OR verify = 1)
+                   AND (lease_until IS NULL OR lease_until < {{now}})
+                 ORDER BY attempts DESC LIMIT 1), 0) >= ${attempts} AS any
          )"
     )
 }

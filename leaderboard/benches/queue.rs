@@ -69,7 +69,7 @@ fn main() {
 fn coordination_table(cluster: &Cluster, sqlite: &dyn Fn(&str) -> Location, match_cpu: Duration) {
     println!("coordination per match (a worker of 2 threads in its steady state: each result, with a {REPLAY_BYTES}-byte replay, committed and the next match claimed), the least of {REPEATS} runs of {TIMED} matches:");
     for scheduled in [1_000u32, 100_000] {
-        for step in [Step::Fused, Step::Separate] {
+        for step in [Step::Fused, Step::Batched, Step::Separate] {
             for (name, location) in [
                 ("SQLite", sqlite(&format!("q{scheduled}{step:?}"))),
                 ("PostgreSQL", Location::Postgres(cluster.create_database())),
@@ -190,6 +190,9 @@ fn workers_on(location: &Location, workers: usize) -> f64 {
 enum Step {
     /// `Store::commit_and_claim`: one statement on PostgreSQL.
     Fused,
+    /// `Store::commit_many_and_claim` of four results (and a claim of four
+    /// matches): a worker whose results come close together.
+    Batched,
     /// `Store::commit`, then `Store::claim`.
     Separate,
 }
@@ -278,9 +281,14 @@ fn coordination(
     let postgres = matches!(location, Location::Postgres(_));
     let server_cpu = || postgres.then(|| server_cpu_ns(cluster.pid()));
     let size_before = database_bytes(location, cluster);
-    // A worker of two threads in its steady state: it holds two matches;
-    // when one is played, its result goes in and the next match comes out.
-    let mut held: std::collections::VecDeque<_> = store.claim(worker, id, 2, lease).unwrap().into();
+    // A worker in its steady state: when a result is played (or four, for
+    // a batch), it goes in and the next match comes out.
+    let batch = match step {
+        Step::Batched => 4,
+        Step::Fused | Step::Separate => 1,
+    };
+    let mut held: std::collections::VecDeque<_> =
+        store.claim(worker, id, batch + 1, lease).unwrap().into();
     // Repeated on the same ladder; the repetition with the least CPU is
     // kept, as other work on the machine only ever adds to a repetition's.
     let mut best: Option<Coordination> = None;
@@ -288,42 +296,52 @@ fn coordination(
         let mut spent = Duration::ZERO;
         let (thread_before, backend_before, server_before) =
             (thread_cpu(), backend_cpu(), server_cpu());
-        for done in rep * TIMED..(rep + 1) * TIMED {
-            let c = held
-                .pop_front()
-                .expect("a ladder longer than the timed matches");
-            let gz = &replays[done as usize];
-            let result = MatchResult {
-                index: c.index,
-                match_id: format!("{id}-{:08}", c.index),
-                placements: vec![1, 2],
-                scores: vec![57.0, 0.0],
-                faults: vec![0, 0],
-                turns: 207,
-                reason: "elimination".into(),
-                aborted: None,
-                replay_sha256: ludus_host::sha256_hex(gz),
+        for first in (rep * TIMED..(rep + 1) * TIMED).step_by(batch) {
+            let played: Vec<(MatchResult, &Vec<u8>)> = (first..first + batch as u32)
+                .map(|done| {
+                    let c = held
+                        .pop_front()
+                        .expect("a ladder longer than the timed matches");
+                    let gz = &replays[done as usize];
+                    let result = MatchResult {
+                        index: c.index,
+                        match_id: format!("{id}-{:08}", c.index),
+                        placements: vec![1, 2],
+                        scores: vec![57.0, 0.0],
+                        faults: vec![0, 0],
+                        turns: 207,
+                        reason: "elimination".into(),
+                        aborted: None,
+                        replay_sha256: ludus_host::sha256_hex(gz),
+                    };
+                    (result, gz)
+                })
+                .collect();
+            let claim = ClaimNext {
+                ladder: id,
+                n: batch,
+                lease,
             };
             let start = Instant::now();
             let next = match step {
                 Step::Fused => {
+                    let (result, gz) = &played[0];
                     store
-                        .commit_and_claim(
-                            worker,
-                            id,
-                            &result,
-                            gz,
-                            &ClaimNext {
-                                ladder: id,
-                                n: 1,
-                                lease,
-                            },
-                        )
+                        .commit_and_claim(worker, id, result, gz, &claim)
+                        .unwrap()
+                        .1
+                }
+                Step::Batched => {
+                    let results: Vec<(&MatchResult, &[u8])> =
+                        played.iter().map(|(r, gz)| (r, gz.as_slice())).collect();
+                    store
+                        .commit_many_and_claim(worker, id, &results, &claim)
                         .unwrap()
                         .1
                 }
                 Step::Separate => {
-                    store.commit(worker, id, &result, gz).unwrap();
+                    let (result, gz) = &played[0];
+                    store.commit(worker, id, result, gz).unwrap();
                     store.claim(worker, id, 1, lease).unwrap()
                 }
             };

@@ -29,7 +29,7 @@ const EXAMPLES: [&str; 3] = [
 /// and as incompressible.
 const REPLAY_BYTES: usize = 14_000;
 /// Matches timed per repetition of a coordination measurement.
-const TIMED: u32 = 300;
+const TIMED: u32 = 320;
 /// Repetitions of each coordination measurement.
 const REPEATS: u32 = 3;
 
@@ -69,9 +69,14 @@ fn main() {
 fn coordination_table(cluster: &Cluster, sqlite: &dyn Fn(&str) -> Location, match_cpu: Duration) {
     println!("coordination per match (a worker of 2 threads in its steady state: each result, with a {REPLAY_BYTES}-byte replay, committed and the next match claimed), the least of {REPEATS} runs of {TIMED} matches:");
     for scheduled in [1_000u32, 100_000] {
-        for step in [Step::Fused, Step::Batched, Step::Separate] {
+        for step in [
+            Step::Fused,
+            Step::Batched(4),
+            Step::Batched(16),
+            Step::Separate,
+        ] {
             for (name, location) in [
-                ("SQLite", sqlite(&format!("q{scheduled}{step:?}"))),
+                ("SQLite", sqlite(&format!("q{scheduled}{}", step.label()))),
                 ("PostgreSQL", Location::Postgres(cluster.create_database())),
             ] {
                 let c = coordination(&location, scheduled, step, cluster);
@@ -84,7 +89,8 @@ fn coordination_table(cluster: &Cluster, sqlite: &dyn Fn(&str) -> Location, matc
                     )
                 });
                 println!(
-                    "  {name:<10} {scheduled:>7} scheduled, {step:<8?}: {:>5.0} µs per match from call to answer; {:>4.0} µs of CPU ({:.2}% of a match's; the worker's thread {:.0} µs){server}; database grows {:.1} KiB per match",
+                    "  {name:<10} {scheduled:>7} scheduled, {:<12}: {:>5.0} µs per match from call to answer; {:>4.0} µs of CPU ({:.2}% of a match's; the worker's thread {:.0} µs){server}; database grows {:.1} KiB per match",
+                    step.label(),
                     c.wall.as_secs_f64() * 1e6,
                     (c.cpu + c.backend).as_secs_f64() * 1e6,
                     share(c.cpu + c.backend),
@@ -108,9 +114,9 @@ fn throughput(cluster: &Cluster, sqlite: &dyn Fn(&str) -> Location, sandbox: &Sa
     }
     for workers in [1, 2, 4] {
         let location = Location::Postgres(cluster.create_database());
-        let secs = workers_on(&location, workers);
+        let (secs, batch) = workers_on(&location, workers);
         println!(
-            "  PostgreSQL, {workers} worker(s) of 1 thread: {secs:.2} s, {:.1} matches/s",
+            "  PostgreSQL, {workers} worker(s) of 1 thread: {secs:.2} s, {:.1} matches/s, {batch:.1} results a commit",
             48.0 / secs
         );
     }
@@ -155,12 +161,13 @@ fn one_process(location: &Location, sandbox: &Sandbox, threads: usize) -> (f64, 
 /// ladder once its schedule is stored: until its last result is in (a
 /// worker left without a match to claim looks again only every two
 /// seconds, the poll of the default lease, before it stops).
-fn workers_on(location: &Location, workers: usize) -> f64 {
+fn workers_on(location: &Location, workers: usize) -> (f64, f64) {
     let mut store = store_with_examples(location);
     let spec = spec(&store);
     let id = ladder::create(&mut store, &spec).unwrap();
     let start = Instant::now();
     let mut secs = 0.0;
+    let commits = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|s| {
         s.spawn(|| {
             let watcher = Store::connect(location).unwrap();
@@ -177,12 +184,13 @@ fn workers_on(location: &Location, workers: usize) -> f64 {
                     ladder: Some(id),
                     ..WorkerOptions::new(1)
                 };
-                worker::work(&mut store, &sandbox, &options, |_| {}).unwrap();
+                let summary = worker::work(&mut store, &sandbox, &options, |_| {}).unwrap();
+                commits.fetch_add(summary.commits, std::sync::atomic::Ordering::Relaxed);
             });
         }
     });
     assert_eq!(store.results(id).unwrap().len(), 48);
-    secs
+    (secs, 48.0 / commits.into_inner().max(1) as f64)
 }
 
 /// How a worker's result goes in and its next match comes out.
@@ -190,11 +198,21 @@ fn workers_on(location: &Location, workers: usize) -> f64 {
 enum Step {
     /// `Store::commit_and_claim`: one statement on PostgreSQL.
     Fused,
-    /// `Store::commit_many_and_claim` of four results (and a claim of four
-    /// matches): a worker whose results come close together.
-    Batched,
+    /// `Store::commit_many_and_claim` of this many results (and a claim of
+    /// as many matches): a worker whose results come close together.
+    Batched(usize),
     /// `Store::commit`, then `Store::claim`.
     Separate,
+}
+
+impl Step {
+    fn label(self) -> String {
+        match self {
+            Step::Fused => "one result".into(),
+            Step::Batched(n) => format!("{n} results"),
+            Step::Separate => "two steps".into(),
+        }
+    }
 }
 
 /// Time per match of claiming and committing, on a ladder of `scheduled`
@@ -284,7 +302,7 @@ fn coordination(
     // A worker in its steady state: when a result is played (or four, for
     // a batch), it goes in and the next match comes out.
     let batch = match step {
-        Step::Batched => 4,
+        Step::Batched(n) => n,
         Step::Fused | Step::Separate => 1,
     };
     let mut held: std::collections::VecDeque<_> =
@@ -331,7 +349,7 @@ fn coordination(
                         .unwrap()
                         .1
                 }
-                Step::Batched => {
+                Step::Batched(_) => {
                     let results: Vec<(&MatchResult, &[u8])> =
                         played.iter().map(|(r, gz)| (r, gz.as_slice())).collect();
                     store

@@ -80,6 +80,10 @@ pub struct Summary {
     pub played: usize,
     /// Results that another worker had committed first, the same.
     pub duplicates: usize,
+    /// Statements (transactions on SQLite) that committed results: fewer
+    /// than the results when results that came close together went in
+    /// together.
+    pub commits: usize,
     /// Integrity events this worker's results caused.
     pub integrity_events: usize,
     /// Ladders it refused, with the reason.
@@ -120,10 +124,10 @@ struct Finished {
 }
 
 /// The most results committed together.
-const MAX_BATCH: usize = 8;
+const MAX_BATCH: usize = 16;
 
 /// How long a result may wait for others to be committed with it.
-const BATCH_WINDOW: Duration = Duration::from_millis(50);
+const BATCH_WINDOW: Duration = Duration::from_millis(200);
 
 /// Results waiting to be committed together. A commit's cost on the
 /// database is mostly the statement's own, whatever the number of results
@@ -638,6 +642,7 @@ impl Run<'_> {
             let (committed, c) =
                 self.store
                     .commit_many_and_claim(self.worker, ladder, &results, &next)?;
+            self.summary.commits += 1;
             claimed.extend(c);
             for (f, committed) in group.iter().zip(committed) {
                 self.note(ladder, f.result.index, committed, on_progress);
@@ -756,11 +761,11 @@ mod tests {
         batch.push(finished(0));
         assert!(batch.due());
         assert_eq!(batch.take().len(), 1);
-        for (interval, size) in [(200, 1), (50, 1), (12, 4), (10, 5), (1, MAX_BATCH)] {
+        for (interval, size) in [(500, 1), (200, 1), (48, 4), (40, 5), (1, MAX_BATCH)] {
             batch.interval = Some(Duration::from_millis(interval));
             assert_eq!(batch.size(), size, "results {interval} ms apart");
         }
-        batch.interval = Some(Duration::from_millis(10));
+        batch.interval = Some(Duration::from_millis(40));
         for i in 0..4 {
             batch.push(finished(i));
         }

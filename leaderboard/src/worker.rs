@@ -3,8 +3,8 @@
 //! has threads (and a few more, waiting in its queue), plays them on rayon
 //! threads, commits each result with its replay as it arrives (results
 //! that come close together go in together, see [`Batch`]), renews its
-//! leases and heartbeat every third of a lease, and applies the ratings of the finished prefix under the
-//! ladder's rating lock. Processes never talk to each other: they meet in
+//! leases and heartbeat every third of a lease, and applies the ratings of
+//! the finished prefix under the ladder's rating lock. Processes never talk to each other: they meet in
 //! the database ([`crate::store::queue`]).
 //!
 //! Bots are fetched from the database by sha256 and checked against it
@@ -162,11 +162,11 @@ impl Batch {
     fn push(&mut self, finished: Finished) {
         let now = Instant::now();
         if let Some(last) = self.last_arrival {
-            let gap = now - last;
-            self.interval = Some(match self.interval {
-                Some(avg) => avg.mul_f64(0.75) + gap.mul_f64(0.25),
-                None => gap,
-            });
+            // The average starts at the window (batches of one), so that
+            // two results that happen to finish together do not make a
+            // worker of long matches hold many.
+            let avg = self.interval.unwrap_or(BATCH_WINDOW);
+            self.interval = Some(avg.mul_f64(0.75) + (now - last).mul_f64(0.25));
         }
         self.last_arrival = Some(now);
         self.since.get_or_insert(now);
@@ -761,6 +761,10 @@ mod tests {
         batch.push(finished(0));
         assert!(batch.due());
         assert_eq!(batch.take().len(), 1);
+        // Two results that finish together are not enough to wait for more.
+        batch.push(finished(1));
+        assert_eq!(batch.size(), 1);
+        batch.take();
         for (interval, size) in [(500, 1), (200, 1), (48, 4), (40, 5), (1, MAX_BATCH)] {
             batch.interval = Some(Duration::from_millis(interval));
             assert_eq!(batch.size(), size, "results {interval} ms apart");

@@ -22,6 +22,8 @@ pub enum ApiError {
     Refused(String),
     #[error("{0}")]
     TooMany(String),
+    #[error("{0}")]
+    Unavailable(String),
     #[error("the server failed: {0}")]
     Internal(String),
 }
@@ -35,7 +37,9 @@ pub struct ErrorBody {
 #[derive(Debug, Serialize, serde::Deserialize, ToSchema)]
 pub struct ErrorDetail {
     /// A stable word to branch on: `bad_request`, `unauthorized`,
-    /// `bad_token`, `forbidden`, `not_found`, `refused`, `too_many`, `internal`.
+    /// `bad_token`, `forbidden`, `not_found`, `refused`, `too_many`,
+    /// `unavailable` (the database is out of reach for now; try again),
+    /// `internal`.
     pub code: String,
     /// What went wrong and what to do, for people.
     pub message: String,
@@ -50,6 +54,7 @@ impl ApiError {
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::Refused(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -63,6 +68,7 @@ impl ApiError {
             ApiError::NotFound(_) => "not_found",
             ApiError::Refused(_) => "refused",
             ApiError::TooMany(_) => "too_many",
+            ApiError::Unavailable(_) => "unavailable",
             ApiError::Internal(_) => "internal",
         }
     }
@@ -76,6 +82,12 @@ impl From<ludus_leaderboard::store::StoreError> for ApiError {
                 ApiError::NotFound(e.to_string())
             }
             S::AmbiguousMatch { .. } => ApiError::BadRequest(e.to_string()),
+            S::Unreachable { .. } => {
+                tracing::warn!("store: {e}");
+                ApiError::Unavailable(format!(
+                    "{e}; the server connects again at the next request"
+                ))
+            }
             e => {
                 tracing::error!("store: {e}");
                 ApiError::Internal(e.to_string())

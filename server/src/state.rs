@@ -119,12 +119,27 @@ impl AppState {
         &self.0.stopping
     }
 
-    /// The store, on a blocking thread only.
+    /// The store, on a blocking thread only. A connection the database
+    /// closed (a PostgreSQL restart) is replaced by a new one here, so the
+    /// request that finds it gone fails (503) and the next ones work.
     pub(crate) fn lock(&self) -> Result<std::sync::MutexGuard<'_, Store>, ApiError> {
-        self.0
+        let mut store = self
+            .0
             .store
             .lock()
-            .map_err(|_| ApiError::Internal("the store's lock is poisoned".into()))
+            .map_err(|_| ApiError::Internal("the store's lock is poisoned".into()))?;
+        if store.connection_lost() {
+            tracing::warn!(db = %self.0.config.db, "the connection to the database was lost; connecting again");
+            let fresh = Store::connect(&self.0.config.db)?;
+            let gone = std::mem::replace(&mut *store, fresh);
+            // As at shutdown: a PostgreSQL client is not dropped on a
+            // thread of the async runtime.
+            std::thread::scope(|s| {
+                s.spawn(move || drop(gone));
+            });
+            tracing::info!(db = %self.0.config.db, "connected to the database again");
+        }
+        Ok(store)
     }
 
     /// Runs `f` with the store on a blocking thread.

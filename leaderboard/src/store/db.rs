@@ -289,6 +289,15 @@ impl Db {
     }
 
     /// Runs one statement; returns the number of rows it changed.
+    /// Whether the connection is known to be gone (PostgreSQL: the server
+    /// restarted, or closed it); a SQLite file never is.
+    pub fn is_closed(&self) -> bool {
+        match &self.conn {
+            Conn::Sqlite(_) => false,
+            Conn::Postgres { client, .. } => client.is_closed(),
+        }
+    }
+
     pub fn execute(&mut self, sql: &str, params: &[Value]) -> Result<u64, DbError> {
         let sql = self.dialect().translate(sql);
         match &mut self.conn {

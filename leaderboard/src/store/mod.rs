@@ -503,6 +503,12 @@ impl Store {
         }
     }
 
+    /// Whether the connection to the database is known to be gone (the
+    /// PostgreSQL server restarted or closed it): connect again.
+    pub fn connection_lost(&self) -> bool {
+        self.db.borrow().is_closed()
+    }
+
     /// Where the database is.
     pub fn location(&self) -> &Location {
         &self.location

@@ -39,7 +39,7 @@ pub fn bot(tag: &str, log: bool) -> Vec<u8> {
 }
 
 pub struct Server {
-    _dir: tempfile::TempDir,
+    _dir: Option<tempfile::TempDir>,
     pub db: Location,
     pub state: AppState,
     pub alice: String,
@@ -62,7 +62,7 @@ pub fn server(configure: impl FnOnce(&mut ServerConfig)) -> Server {
     configure(&mut config);
     let state = AppState::new(config, store, Arc::new(Sandbox::new().unwrap()));
     Server {
-        _dir: dir,
+        _dir: Some(dir),
         db,
         state,
         alice,
@@ -71,6 +71,17 @@ pub fn server(configure: impl FnOnce(&mut ServerConfig)) -> Server {
 }
 
 impl Server {
+    /// Requests to a server made elsewhere (its accounts are its own).
+    pub fn over(state: AppState) -> Server {
+        Server {
+            _dir: None,
+            db: state.config().db.clone(),
+            state,
+            alice: String::new(),
+            bob: String::new(),
+        }
+    }
+
     pub async fn send(&self, req: Request<Body>) -> (StatusCode, String) {
         let res = router(self.state.clone()).oneshot(req).await.unwrap();
         let status = res.status();

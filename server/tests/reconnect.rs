@@ -1,0 +1,60 @@
+//! A server on PostgreSQL whose connection the database closes (as a
+//! restart of the server does): the request that finds it gone is answered
+//! 503 `unavailable`, and the server connects again for the next ones.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::{error_code, json};
+use ludus_host::Sandbox;
+use ludus_leaderboard::store::{Location, Store};
+use ludus_server::{auth, AppState, ServerConfig};
+use std::sync::Arc;
+
+#[test]
+fn the_server_connects_again_after_the_database_closed_its_connection() {
+    // The store opens outside the async runtime, as `ludus serve` opens it
+    // on a blocking thread: a PostgreSQL client blocks on its own runtime.
+    let cluster = ludus_testkit::postgres::shared();
+    let url = cluster.create_database();
+    let db = Location::Postgres(url.clone());
+    let mut store = Store::connect(&db).unwrap();
+    let token = auth::add_user(&mut store, "alice", "2026-01-01T00:00:00Z")
+        .unwrap()
+        .unwrap();
+    let mut config = ServerConfig::new(db);
+    config.workers = 0;
+    let state = AppState::new(config, store, Arc::new(Sandbox::new().unwrap()));
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(requests(cluster, &url, common::Server::over(state), &token));
+}
+
+async fn requests(
+    cluster: &ludus_testkit::postgres::Cluster,
+    url: &str,
+    server: common::Server,
+    token: &str,
+) {
+    let (status, body) = server.get("/api/me", Some(token)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+
+    // Every connection to the database but psql's own ends, as at a restart.
+    let ended = cluster.psql(
+        url,
+        "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid()) t",
+    );
+    assert_eq!(ended.trim(), "1", "the server's one connection");
+
+    let (status, body) = server.get("/api/me", Some(token)).await;
+    if status != StatusCode::OK {
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+        assert_eq!(error_code(&body), "unavailable");
+        assert!(body.contains("connects again"), "{body}");
+    }
+    for _ in 0..2 {
+        let (status, body) = server.get("/api/me", Some(token)).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(json(&body)["name"], "alice");
+    }
+}

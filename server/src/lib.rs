@@ -20,6 +20,7 @@ pub use state::{AppState, ServerConfig};
 
 use axum::extract::DefaultBodyLimit;
 use axum::Router;
+use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
 use tower_http::limit::RequestBodyLimitLayer;
@@ -75,7 +76,9 @@ pub async fn serve(config: ServerConfig) -> anyhow::Result<()> {
     tracing::info!("stopping: finishing the matches in hand");
     state.stopping().store(true, Ordering::Relaxed);
     background.stop().await;
-    println!("ludus serve: stopped");
+    // Not println!: a reader that went away (a closed pipe) must not turn a
+    // clean stop into a panic.
+    let _ = writeln!(std::io::stdout(), "ludus serve: stopped");
     Ok(())
 }
 

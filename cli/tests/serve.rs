@@ -7,55 +7,14 @@
 
 mod common;
 
-use common::{bot, ludus, ludus_cmd, text};
+use common::serving::{get_json, serve};
+use common::{bot, ludus, text};
 use ludus_testkit::cdp::Browser;
 use serde_json::Value;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 const SCRIPT: &str = "<script>alert(1)</script>";
-
-struct Serving {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Serving {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve(dir: &Path, args: &[&str]) -> Serving {
-    let mut all = vec!["serve", "--listen", "127.0.0.1:0"];
-    all.extend_from_slice(args);
-    let mut child = ludus_cmd(&all, dir)
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("ludus serve starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.as_mut().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .trim()
-        .strip_prefix("ludus serve: listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line: {line}"))
-        .to_string();
-    Serving { child, url }
-}
-
-fn get_json(url: &str) -> Value {
-    ureq::get(url)
-        .call()
-        .unwrap_or_else(|e| panic!("GET {url}: {e}"))
-        .into_body()
-        .read_json()
-        .unwrap()
-}
 
 fn artifacts() -> PathBuf {
     let dir = ludus_testkit::workspace_root().join("target/browser-artifacts");
@@ -212,23 +171,7 @@ fn a_served_ladder_rates_uploaded_bots_and_shows_them_in_a_browser() {
 
     // SIGTERM: the server stops by itself, having finished its matches.
     let mut server = server;
-    let pid = server.child.id().to_string();
-    let killed = std::process::Command::new("kill")
-        .args(["-TERM", &pid])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = server.child.try_wait().unwrap() {
-            break s;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(120),
-            "the server did not stop"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    };
+    let status = server.terminate(Duration::from_secs(120));
     assert!(status.success(), "{status}");
     let status = ludus(
         &["ladder", "status", "--game", "planet-wars", "--db", db],

@@ -1,6 +1,8 @@
 //! Running the `ludus` binary as a user does, in a scratch directory.
 #![allow(dead_code)]
 
+pub mod serving;
+
 use std::path::Path;
 use std::process::{Command, Output};
 

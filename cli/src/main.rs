@@ -124,6 +124,10 @@ enum Command {
         /// for none, when `ludus worker`s elsewhere play on PostgreSQL.
         #[arg(long)]
         workers: Option<usize>,
+        /// Requests a second allowed per address and per token, in bursts
+        /// of four times as many.
+        #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..))]
+        rate_limit: u32,
     },
     /// Accounts of the server.
     User {
@@ -474,7 +478,8 @@ fn main() {
             db,
             listen,
             workers,
-        } => serve::serve(&db.db, listen, workers),
+            rate_limit,
+        } => serve::serve(&db.db, listen, workers, rate_limit),
         Command::User {
             command: UserCommand::Add { name, db },
         } => serve::user_add(&name, &db.db),

@@ -9,9 +9,16 @@ use ludus_server::ServerConfig;
 use std::net::SocketAddr;
 use std::path::Path;
 
-pub fn serve(db: &Location, listen: SocketAddr, workers: Option<usize>) -> Result<()> {
+pub fn serve(
+    db: &Location,
+    listen: SocketAddr,
+    workers: Option<usize>,
+    rate_limit: u32,
+) -> Result<()> {
     let mut config = ServerConfig::new(db.clone());
     config.listen = listen;
+    config.rate_per_second = rate_limit;
+    config.rate_burst = rate_limit.saturating_mul(4);
     if let Some(w) = workers {
         config.workers = w;
     }

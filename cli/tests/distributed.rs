@@ -201,3 +201,89 @@ fn ladder_status_shows_done_matches_and_the_workers() {
         assert!(t.contains(&needle), "`{needle}` is not in:\n{t}");
     }
 }
+
+/// `ludus` run with its output on a pseudo-terminal: what it wrote there.
+fn on_terminal(args: &[&str], dir: &Path) -> String {
+    use portable_pty::{native_pty_system, CommandBuilder, PtySize};
+    use std::io::Read;
+    let pty = native_pty_system()
+        .openpty(PtySize {
+            rows: 24,
+            cols: 200,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_ludus"));
+    cmd.args(args);
+    cmd.cwd(dir);
+    cmd.env(
+        "LUDUS_CACHE_DIR",
+        ludus_testkit::workspace_root().join("target/module-cache"),
+    );
+    cmd.env_remove("LUDUS_DB");
+    let mut child = pty.slave.spawn_command(cmd).unwrap();
+    drop(pty.slave);
+    let mut reader = pty.master.try_clone_reader().unwrap();
+    // Read while the child writes (a terminal's buffer is small); the read
+    // ends in an error once the child has exited and closed its side.
+    let reading = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let mut buf = [0u8; 4096];
+        while let Ok(n @ 1..) = reader.read(&mut buf) {
+            out.extend_from_slice(&buf[..n]);
+        }
+        out
+    });
+    let status = child.wait().unwrap();
+    drop(pty.master);
+    let out = String::from_utf8_lossy(&reading.join().unwrap()).into_owned();
+    assert!(status.success(), "{out}");
+    out
+}
+
+/// `ladder run` and `worker` draw a progress bar when their output is a
+/// terminal, and write plain log lines when it is not.
+#[test]
+fn progress_is_a_bar_on_a_terminal_and_log_lines_otherwise() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let bar = |out: &str, what: &str| {
+        assert!(
+            out.contains(&format!("/{TOTAL} matches")) && out.contains('\u{1b}'),
+            "{what} on a terminal draws a bar: {out:?}"
+        );
+        assert!(
+            !out.contains("matches done"),
+            "{what} on a terminal writes no log lines: {out:?}"
+        );
+    };
+
+    let tty = d.join("tty.db").display().to_string();
+    submit_three(d, &tty);
+    let mut run = vec!["ladder", "run", "--threads", "2"];
+    run.extend(ladder_options(&tty));
+    bar(&on_terminal(&run, d), "ladder run");
+
+    let worker_tty = d.join("worker.db").display().to_string();
+    submit_three(d, &worker_tty);
+    let mut create = vec!["ladder", "create"];
+    create.extend(ladder_options(&worker_tty));
+    let o = ludus(&create, d);
+    assert!(o.status.success(), "{}", text(&o));
+    let worker = ["worker", "--ladder", "1", "--db", &worker_tty];
+    bar(&on_terminal(&worker, d), "worker");
+
+    let piped = d.join("piped.db").display().to_string();
+    submit_three(d, &piped);
+    let mut run = vec!["ladder", "run", "--threads", "2"];
+    run.extend(ladder_options(&piped));
+    let o = ludus(&run, d);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains(&format!("ladder 1: {TOTAL}/{TOTAL} matches done")),
+        "a pipe gets log lines: {err}"
+    );
+    assert!(!err.contains('\u{1b}'), "and no escape codes: {err:?}");
+}

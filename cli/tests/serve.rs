@@ -1,9 +1,10 @@
 //! `ludus serve` as people use it: a real server on a loopback port, an
 //! account made with `ludus user add`, the example bots uploaded with
-//! `ludus submit --server`, rated matches played by its in-process worker,
-//! the leaderboard's JSON, the pages in headless Chromium, a rated match
-//! re-run with `ludus replay verify`, the ratings recomputed with `ludus
-//! ladder recompute`, and SIGTERM.
+//! `ludus submit --server`, rated matches played by its in-process worker
+//! on SQLite, or by two `ludus worker` processes on PostgreSQL, the
+//! leaderboard's JSON, the pages in headless Chromium, a rated match re-run
+//! with `ludus replay verify`, the ratings recomputed with `ludus ladder
+//! recompute`, and SIGTERM.
 
 mod common;
 
@@ -34,17 +35,23 @@ fn drawn_share(png_file: &Path) -> f64 {
     pixels.iter().filter(|p| **p != first).count() as f64 / pixels.len() as f64
 }
 
-#[test]
-fn a_served_ladder_rates_uploaded_bots_and_shows_them_in_a_browser() {
-    let dir = tempfile::tempdir().unwrap();
-    let o = ludus(&["user", "add", "alice"], dir.path());
+/// Adds the account `alice` to the database of `db_args` (none: the
+/// scratch directory's file) and returns its token, printed once.
+fn add_alice(dir: &Path, db_args: &[&str]) -> String {
+    let mut args = vec!["user", "add", "alice"];
+    args.extend_from_slice(db_args);
+    let o = ludus(&args, dir);
     assert!(o.status.success(), "{}", text(&o));
     let token = String::from_utf8(o.stdout).unwrap().trim().to_string();
     assert!(token.starts_with("ludus_"));
-    let again = ludus(&["user", "add", "alice"], dir.path());
+    let again = ludus(&args, dir);
     assert!(!again.status.success());
+    token
+}
 
-    let server = serve(dir.path(), &["--workers", "2"]);
+/// Uploads the Planet Wars example bots with `ludus submit --server`, the
+/// first under a name that is markup; returns the bots.
+fn submit_examples(dir: &Path, server: &Serving, token: &str) -> Vec<String> {
     let bots = ludus_testkit::example_bots("planet-wars");
     assert!(bots.len() >= 2, "{bots:?}");
     for (i, b) in bots.iter().enumerate() {
@@ -64,32 +71,20 @@ fn a_served_ladder_rates_uploaded_bots_and_shows_them_in_a_browser() {
                 "--server",
                 &server.url,
                 "--token",
-                &token,
+                token,
             ],
-            dir.path(),
+            dir,
         );
         assert!(o.status.success(), "{}", text(&o));
         assert!(text(&o).contains("uploaded"), "{}", text(&o));
     }
-    let o = ludus(
-        &[
-            "submit",
-            &bot(&bots[1]),
-            "--name",
-            "x",
-            "--game",
-            "planet-wars",
-            "--server",
-            &server.url,
-            "--token",
-            "ludus_1_wrong",
-        ],
-        dir.path(),
-    );
-    assert!(!o.status.success());
-    assert!(text(&o).contains("token is not valid"), "{}", text(&o));
+    bots
+}
 
-    // Placement series first, then drawn pairings: wait for 12 rated matches.
+/// Waits for 12 rated matches (the placement series first, then drawn
+/// pairings), checks the leaderboard's JSON, and returns the id of a match
+/// of the bot named `<script>`.
+fn rated_leaderboard(server: &Serving, bots: usize) -> String {
     let lb_url = format!("{}/api/games/planet-wars/leaderboard", server.url);
     let start = Instant::now();
     let lb = loop {
@@ -104,7 +99,7 @@ fn a_served_ladder_rates_uploaded_bots_and_shows_them_in_a_browser() {
         std::thread::sleep(Duration::from_millis(500));
     };
     let rows = lb["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), bots.len(), "{lb}");
+    assert_eq!(rows.len(), bots, "{lb}");
     assert!(
         rows.iter().all(|r| r["matches"].as_u64().unwrap() > 0),
         "a bot starved: {lb}"
@@ -114,13 +109,17 @@ fn a_served_ladder_rates_uploaded_bots_and_shows_them_in_a_browser() {
         "{lb}"
     );
     assert!(rows.iter().all(|r| r["owner"] == "alice"));
-
     let view = get_json(&format!(
         "{}/api/bots/%3Cscript%3Ealert%281%29%3C%2Fscript%3E",
         server.url
     ));
-    let id = view["recent"][0]["match_id"].as_str().unwrap().to_string();
+    view["recent"][0]["match_id"].as_str().unwrap().to_string()
+}
 
+/// The leaderboard, the `<script>` bot's page and the match `id`'s page in
+/// headless Chromium: a title, no name turned into markup, no console
+/// error, a screenshot that is not blank (kept as `serve-<tag>-*.png`).
+fn check_pages(server: &Serving, id: &str, tag: &str) {
     let mut browser = Browser::launch();
     let pages = [
         ("leaderboard", format!("{}/games/planet-wars", server.url)),
@@ -146,7 +145,7 @@ fn a_served_ladder_rates_uploaded_bots_and_shows_them_in_a_browser() {
             Value::Bool(false),
             "{what}: the name became markup"
         );
-        let shot = artifacts().join(format!("serve-{what}.png"));
+        let shot = artifacts().join(format!("serve-{tag}-{what}.png"));
         page.screenshot(&shot);
         assert!(
             drawn_share(&shot) > 0.005,
@@ -154,20 +153,50 @@ fn a_served_ladder_rates_uploaded_bots_and_shows_them_in_a_browser() {
         );
         assert!(page.errors.is_empty(), "{what}: {:#?}", page.errors);
     }
-    drop(browser);
+}
 
-    // A rated match re-runs bit for bit from the database; the ratings
-    // recompute from what is stored.
-    let db = dir.path().join("ludus.db");
-    let db = db.to_str().unwrap();
-    let o = ludus(&["replay", "verify", &id, "--db", db], dir.path());
+/// A rated match re-runs bit for bit from the database `db`; the ratings
+/// recompute from what is stored.
+fn verify_and_recompute(dir: &Path, db: &str, id: &str) {
+    let o = ludus(&["replay", "verify", id, "--db", db], dir);
     assert!(o.status.success(), "{}", text(&o));
     let o = ludus(
         &["ladder", "recompute", "--game", "planet-wars", "--db", db],
-        dir.path(),
+        dir,
     );
     assert!(o.status.success(), "{}", text(&o));
     assert!(text(&o).contains("bit for bit"), "{}", text(&o));
+}
+
+#[test]
+fn a_served_ladder_rates_uploaded_bots_and_shows_them_in_a_browser() {
+    let dir = tempfile::tempdir().unwrap();
+    let token = add_alice(dir.path(), &[]);
+    let server = serve(dir.path(), &["--workers", "2"]);
+    let bots = submit_examples(dir.path(), &server, &token);
+    let o = ludus(
+        &[
+            "submit",
+            &bot(&bots[1]),
+            "--name",
+            "x",
+            "--game",
+            "planet-wars",
+            "--server",
+            &server.url,
+            "--token",
+            "ludus_1_wrong",
+        ],
+        dir.path(),
+    );
+    assert!(!o.status.success());
+    assert!(text(&o).contains("token is not valid"), "{}", text(&o));
+
+    let id = rated_leaderboard(&server, bots.len());
+    check_pages(&server, &id, "sqlite");
+    let db = dir.path().join("ludus.db");
+    let db = db.to_str().unwrap();
+    verify_and_recompute(dir.path(), db, &id);
 
     // SIGTERM: the server stops by itself, having finished its matches.
     let mut server = server;
@@ -179,4 +208,73 @@ fn a_served_ladder_rates_uploaded_bots_and_shows_them_in_a_browser() {
     );
     assert!(status.status.success(), "{}", text(&status));
     assert!(text(&status).contains(", 0 leased,"), "{}", text(&status));
+}
+
+/// A `ludus worker` playing what a server schedules, its output in a file.
+struct Worker {
+    child: Child,
+    log: PathBuf,
+}
+
+impl Worker {
+    fn spawn(dir: &Path, db: &str, n: usize) -> Worker {
+        let log = dir.join(format!("worker-{n}.log"));
+        let file = std::fs::File::create(&log).unwrap();
+        let child = ludus_cmd(&["worker", "--threads", "1", "--db", db], dir)
+            .stdout(Stdio::from(file.try_clone().unwrap()))
+            .stderr(Stdio::from(file))
+            .spawn()
+            .expect("ludus worker starts");
+        Worker { child, log }
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn on_postgres_two_remote_workers_play_what_the_server_schedules() {
+    let cluster = ludus_testkit::postgres::shared();
+    let db = cluster.create_database();
+    let dir = tempfile::tempdir().unwrap();
+    let token = add_alice(dir.path(), &["--db", &db]);
+    let server = serve(dir.path(), &["--db", &db, "--workers", "0"]);
+    // Started before any bot exists: they wait for the ladder to appear.
+    let workers: Vec<Worker> = (0..2).map(|n| Worker::spawn(dir.path(), &db, n)).collect();
+    let bots = submit_examples(dir.path(), &server, &token);
+    let id = rated_leaderboard(&server, bots.len());
+
+    // The two workers, and no other, played the rated matches.
+    let logs = || {
+        workers
+            .iter()
+            .map(|w| std::fs::read_to_string(&w.log).unwrap_or_default())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let played = cluster.psql(&db, "SELECT played FROM workers ORDER BY id");
+    let played: Vec<u64> = played.lines().map(|l| l.trim().parse().unwrap()).collect();
+    assert_eq!(played.len(), 2, "two workers: {played:?}\n{}", logs());
+    assert!(
+        played.iter().all(|&n| n > 0),
+        "both played: {played:?}\n{}",
+        logs()
+    );
+    let o = ludus(
+        &["ladder", "status", "--game", "planet-wars", "--db", &db],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("workers   2 live, 2 in all"),
+        "{}",
+        text(&o)
+    );
+
+    check_pages(&server, &id, "postgres");
+    verify_and_recompute(dir.path(), &db, &id);
 }

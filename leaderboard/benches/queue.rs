@@ -6,7 +6,8 @@
 //! `cargo bench -p ludus-leaderboard --bench queue`
 //!
 //! PostgreSQL is a throw-away cluster with the server's default durability
-//! (an fsync per commit), started by the benchmark. Each worker here is a
+//! (an fsync per commit; the queue's own transactions waive it, see
+//! `store::queue`), started by the benchmark. Each worker here is a
 //! thread with its own connection and its own sandbox, running the same
 //! loop as `ludus worker`.
 
@@ -35,18 +36,21 @@ fn main() {
     let dir = tempfile::tempdir().unwrap();
     let sqlite = |tag: &str| Location::File(dir.path().join(format!("{tag}.db")));
 
-    println!("coordination per match (claim of 2, then 2 commits of a result with a {REPLAY_BYTES}-byte replay), {TIMED} matches timed:");
+    println!("coordination per match (a worker of 2 threads in its steady state: each result, with a {REPLAY_BYTES}-byte replay, committed and the next match claimed), {TIMED} matches timed:");
     for scheduled in [1_000u32, 100_000] {
-        for (name, location) in [
-            ("SQLite", sqlite(&format!("q{scheduled}"))),
-            ("PostgreSQL", Location::Postgres(cluster.create_database())),
-        ] {
-            let (per_match, bytes_per_match) = coordination(&location, scheduled, &cluster);
-            println!(
-                "  {name:<10} {scheduled:>7} scheduled: {:>7.0} µs per match; database grows {:.1} KiB per match",
-                per_match.as_secs_f64() * 1e6,
-                bytes_per_match / 1024.0
-            );
+        for step in [Step::Fused, Step::Separate] {
+            for (name, location) in [
+                ("SQLite", sqlite(&format!("q{scheduled}{step:?}"))),
+                ("PostgreSQL", Location::Postgres(cluster.create_database())),
+            ] {
+                let (per_match, bytes_per_match) =
+                    coordination(&location, scheduled, step, &cluster);
+                println!(
+                    "  {name:<10} {scheduled:>7} scheduled, {step:<8?}: {:>7.0} µs per match; database grows {:.1} KiB per match",
+                    per_match.as_secs_f64() * 1e6,
+                    bytes_per_match / 1024.0
+                );
+            }
         }
     }
 
@@ -128,9 +132,23 @@ fn workers_on(location: &Location, workers: usize) -> f64 {
     secs
 }
 
+/// How a worker's result goes in and its next match comes out.
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    /// `Store::commit_and_claim`: one statement on PostgreSQL.
+    Fused,
+    /// `Store::commit`, then `Store::claim`.
+    Separate,
+}
+
 /// Time per match of claiming and committing, on a ladder of `scheduled`
 /// matches, and the database's growth per committed match.
-fn coordination(location: &Location, scheduled: u32, cluster: &Cluster) -> (Duration, f64) {
+fn coordination(
+    location: &Location,
+    scheduled: u32,
+    step: Step,
+    cluster: &Cluster,
+) -> (Duration, f64) {
     let mut store = Store::connect(location).unwrap();
     let mut bots = Vec::new();
     for (name, wasm) in [
@@ -186,28 +204,41 @@ fn coordination(location: &Location, scheduled: u32, cluster: &Cluster) -> (Dura
             .collect()
     };
     let size_before = database_bytes(location, cluster);
+    // A worker of two threads in its steady state: it holds two matches;
+    // when one is played, its result goes in and the next match comes out.
+    let mut held: std::collections::VecDeque<_> = store.claim(worker, id, 2, lease).unwrap().into();
     let mut spent = Duration::ZERO;
-    let mut done = 0;
-    while done < TIMED {
-        let gz: Vec<Vec<u8>> = (done..done + 2).map(replay).collect();
+    for done in 0..TIMED {
+        let c = held
+            .pop_front()
+            .expect("a ladder longer than the timed matches");
+        let gz = replay(done);
+        let result = MatchResult {
+            index: c.index,
+            match_id: format!("{id}-{:08}", c.index),
+            placements: vec![1, 2],
+            scores: vec![57.0, 0.0],
+            faults: vec![0, 0],
+            turns: 207,
+            reason: "elimination".into(),
+            aborted: None,
+            replay_sha256: ludus_host::sha256_hex(&gz),
+        };
         let start = Instant::now();
-        let claimed = store.claim(worker, id, 2, lease).unwrap();
-        for (c, gz) in claimed.iter().zip(&gz) {
-            let result = MatchResult {
-                index: c.index,
-                match_id: format!("{id}-{:08}", c.index),
-                placements: vec![1, 2],
-                scores: vec![57.0, 0.0],
-                faults: vec![0, 0],
-                turns: 207,
-                reason: "elimination".into(),
-                aborted: None,
-                replay_sha256: ludus_host::sha256_hex(gz),
-            };
-            store.commit(worker, id, &result, gz).unwrap();
-        }
+        let next = match step {
+            Step::Fused => {
+                store
+                    .commit_and_claim(worker, id, &result, &gz, id, 1, lease)
+                    .unwrap()
+                    .1
+            }
+            Step::Separate => {
+                store.commit(worker, id, &result, &gz).unwrap();
+                store.claim(worker, id, 1, lease).unwrap()
+            }
+        };
         spent += start.elapsed();
-        done += claimed.len() as u32;
+        held.extend(next);
     }
     drop(store);
     let grown = database_bytes(location, cluster).saturating_sub(size_before);

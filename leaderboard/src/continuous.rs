@@ -182,7 +182,8 @@ pub fn top_up(
         }
         active.push(position);
     }
-    let schedule = store.schedule(ladder)?;
+    // Counts kept with the schedule: no read of the whole schedule per top-up.
+    let scheduled_counts = store.scheduled_matches(ladder)?;
     let ratings = store.ratings(ladder, ELO)?;
     let initial = EloConfig::default().initial;
     let mut pool: Vec<Entrant> = active
@@ -193,10 +194,7 @@ pub fn top_up(
                 .iter()
                 .find(|r| r.0 == position)
                 .map_or(initial, |r| r.1),
-            scheduled: schedule
-                .iter()
-                .filter(|m| m.seats.contains(&position))
-                .count() as u32,
+            scheduled: scheduled_counts.get(position).copied().unwrap_or(0),
         })
         .collect();
     pool.sort_by(|a, b| {
@@ -204,7 +202,7 @@ pub fn top_up(
             .total_cmp(&a.rating)
             .then(a.position.cmp(&b.position))
     });
-    let mut next = schedule.len() as u32;
+    let mut next = store.schedule_end(ladder)?;
     let mut new = Vec::new();
     for &position in active.iter().filter(|&&p| p >= before) {
         for seats in placement(position, &pool, players, config.placement) {

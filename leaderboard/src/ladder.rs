@@ -182,11 +182,30 @@ pub fn apply_ratings(store: &Store, ladder: i64) -> Result<u32, LadderError> {
         if end == record.rated_through && end > 0 {
             return Ok(end);
         }
-        let games = rated_games(&store.schedule(ladder)?, store.results_before(ladder, end)?);
+        let schedule = store.schedule(ladder)?;
+        let rated: Vec<(u32, GameResult)> = store
+            .results_before(ladder, end)?
+            .into_iter()
+            .filter(|r| r.aborted.is_none())
+            .map(|r| {
+                let seats = schedule[r.index as usize].seats.clone();
+                (r.index, GameResult::new(seats, r.placements))
+            })
+            .collect();
         let n = record.bots.len();
-        let elo = ratings::elo::elo_ratings(n, &games, Default::default())?;
-        let rows: Vec<_> = elo.iter().enumerate().map(|(i, &r)| (i, r, 0.0)).collect();
+        // Elo one match at a time, keeping each seat's rating after the
+        // matches rated now, for the bots' pages.
+        let from = record.rated_through.min(end);
+        let history = crate::store::elo_history(n, &rated, from)?;
+        let games: Vec<GameResult> = rated.into_iter().map(|(_, g)| g).collect();
+        let rows: Vec<_> = history
+            .ratings
+            .iter()
+            .enumerate()
+            .map(|(i, &r)| (i, r, 0.0))
+            .collect();
         store.save_ratings(ladder, ELO, &rows)?;
+        store.save_elo_history(ladder, from, &history)?;
         if record.players == 2 {
             let bt = ratings::bradley_terry::fit(n, &games, Default::default())?;
             let rows: Vec<_> = (0..n).map(|i| (i, bt.ratings[i], bt.ci95(i))).collect();

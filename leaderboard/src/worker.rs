@@ -128,6 +128,8 @@ pub fn work(
         ladders: BTreeMap::new(),
         refused: BTreeMap::new(),
         modules: BTreeMap::new(),
+        with_work: Vec::new(),
+        turn: 0,
         summary: Summary {
             worker,
             ..Summary::default()
@@ -152,6 +154,11 @@ struct Run<'a> {
     refused: BTreeMap<i64, String>,
     /// Compiled bots by sha256.
     modules: BTreeMap<String, Arc<BotModule>>,
+    /// The ladders with work when last asked (a worker of every ladder).
+    with_work: Vec<i64>,
+    /// Turns of the claims across those ladders: each claim starts at the
+    /// next one, so that no ladder's matches wait for another's to run out.
+    turn: usize,
     summary: Summary,
 }
 
@@ -187,19 +194,22 @@ impl Run<'_> {
             if stopping && in_flight == 0 {
                 break;
             }
+            let spawn = |job: Job| {
+                let tx = tx.clone();
+                pool.spawn(move || {
+                    let played = Played {
+                        ladder: job.claimed.ladder,
+                        index: job.claimed.index,
+                        outcome: play(&job),
+                    };
+                    // The receiver only goes away when the worker stops.
+                    let _ = tx.send(played);
+                });
+            };
             if in_flight < threads && !stopping {
                 for job in self.claim(threads - in_flight)? {
                     in_flight += 1;
-                    let tx = tx.clone();
-                    pool.spawn(move || {
-                        let played = Played {
-                            ladder: job.claimed.ladder,
-                            index: job.claimed.index,
-                            outcome: play(&job),
-                        };
-                        // The receiver only goes away when the worker stops.
-                        let _ = tx.send(played);
-                    });
+                    spawn(job);
                 }
             }
             if in_flight == 0 && self.finished()? {
@@ -211,7 +221,13 @@ impl Run<'_> {
             match rx.recv_timeout(wait) {
                 Ok(played) => {
                     in_flight -= 1;
-                    self.commit(played, on_progress)?;
+                    // The freed thread's next match comes back with the
+                    // commit, in the same round trip.
+                    let want = if stopping { 0 } else { threads - in_flight };
+                    for job in self.commit(played, want, on_progress)? {
+                        in_flight += 1;
+                        spawn(job);
+                    }
                     dirty.extend(self.ladders.keys().copied());
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
@@ -328,7 +344,16 @@ impl Run<'_> {
     fn claim_once(&mut self, n: usize) -> Result<Vec<Job>, LadderError> {
         let candidates = match self.options.ladder {
             Some(id) => vec![id],
-            None => self.store.ladders_with_work()?,
+            None => {
+                self.with_work = self.store.ladders_with_work()?;
+                let mut turned = self.with_work.clone();
+                if !turned.is_empty() {
+                    let by = self.turn % turned.len();
+                    turned.rotate_left(by);
+                    self.turn += 1;
+                }
+                turned
+            }
         };
         let mut jobs = Vec::new();
         for id in candidates {
@@ -420,11 +445,28 @@ impl Run<'_> {
         Ok(module)
     }
 
+    /// The ladder whose turn it is to be claimed from, among those that
+    /// had work when last asked and that this worker can play.
+    fn next_ladder(&mut self) -> Result<Option<i64>, LadderError> {
+        for _ in 0..self.with_work.len() {
+            let id = self.with_work[self.turn % self.with_work.len()];
+            self.turn += 1;
+            if self.ladder(id)?.is_some() {
+                return Ok(Some(id));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Commits a played match and claims up to `want` more, from its own
+    /// ladder or, for a worker of every ladder, from the next one in turn;
+    /// the jobs claimed.
     fn commit(
         &mut self,
         played: Played,
+        want: usize,
         on_progress: &mut impl FnMut(&Progress),
-    ) -> Result<(), LadderError> {
+    ) -> Result<Vec<Job>, LadderError> {
         let (result, replay_gz) = match played.outcome {
             Ok(r) => r,
             Err(e) => {
@@ -437,13 +479,23 @@ impl Run<'_> {
                 );
                 self.store
                     .release(self.worker, played.ladder, played.index)?;
-                return Ok(());
+                return Ok(Vec::new());
             }
         };
-        match self
-            .store
-            .commit(self.worker, played.ladder, &result, &replay_gz)?
-        {
+        let claim_from = match self.options.ladder {
+            Some(id) => id,
+            None => self.next_ladder()?.unwrap_or(played.ladder),
+        };
+        let (committed, claimed) = self.store.commit_and_claim(
+            self.worker,
+            played.ladder,
+            &result,
+            &replay_gz,
+            claim_from,
+            want,
+            self.options.lease,
+        )?;
+        match committed {
             Committed::Recorded => {
                 self.summary.played += 1;
                 if let Some(l) = self.ladders.get_mut(&played.ladder) {
@@ -465,7 +517,7 @@ impl Run<'_> {
                 tracing::warn!(ladder = played.ladder, index = played.index, "{verdict}");
             }
         }
-        Ok(())
+        claimed.into_iter().map(|c| self.job(c)).collect()
     }
 }
 

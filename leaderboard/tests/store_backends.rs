@@ -86,6 +86,8 @@ on_both!(
     a_bot_is_fetched_by_sha256_and_refused_when_its_bytes_do_not_hash_to_it,
     a_ladder_is_created_once_with_what_it_needs_and_found_again_by_its_key,
     claims_follow_schedule_order_and_never_give_one_match_to_two_workers,
+    a_commit_claims_the_next_matches_in_the_same_step,
+    a_worker_of_every_ladder_takes_them_in_turn,
     an_expired_lease_makes_a_match_claimable_again_and_a_renewed_one_does_not,
     a_match_no_claim_finished_is_void_after_the_last_attempt,
     a_result_that_arrives_twice_the_same_is_ignored,
@@ -99,6 +101,8 @@ on_both!(
     a_stored_match_is_found_by_a_unique_prefix_of_its_id,
     a_database_of_a_newer_ludus_is_refused_with_its_version,
     a_database_of_another_program_is_foreign,
+    a_bots_matches_are_found_through_the_bot_index_with_its_elo_after_each,
+    a_database_from_before_the_bot_index_gets_it_when_opened,
 );
 
 fn sha(bytes: &[u8]) -> String {
@@ -285,6 +289,138 @@ fn claims_follow_schedule_order_and_never_give_one_match_to_two_workers(db: Db) 
     let mut all: Vec<u32> = claims.concat();
     all.sort();
     assert_eq!(all, (0..40).collect::<Vec<_>>(), "each match claimed once");
+}
+
+/// A worker's step: its result goes in and its next matches come out, in
+/// schedule order, never the match just committed, even when that match's
+/// lease had run out; a result that arrived before is still compared.
+fn a_commit_claims_the_next_matches_in_the_same_step(db: Db) {
+    let mut store = db.store();
+    let id = ladder(&mut store, 6);
+    let w1 = store.register_worker(2, Some(id), SHORT).unwrap();
+    let w2 = store.register_worker(1, Some(id), LEASE).unwrap();
+    assert_eq!(indices(&store.claim(w1, id, 2, SHORT).unwrap()), vec![0, 1]);
+    std::thread::sleep(SHORT + Duration::from_millis(100));
+    // Match 0's lease ran out while it was played: it is committed, and the
+    // claim passes over it and takes match 1 back with match 2.
+    let (committed, next) = store
+        .commit_and_claim(w1, id, &result(0, "r0"), b"gz0", id, 2, SHORT)
+        .unwrap();
+    assert_eq!(committed, Committed::Recorded);
+    assert_eq!(indices(&next), vec![1, 2]);
+    assert_eq!(next[0].attempt, 2, "match 1's second claim");
+    assert_eq!(store.results(id).unwrap(), vec![result(0, "r0")]);
+    assert_eq!(store.replay("m0000").unwrap().unwrap(), b"gz0");
+    assert_eq!(store.worker(w1).unwrap().unwrap().played, 1);
+    // Another worker's claim skips what the step leased.
+    assert_eq!(indices(&store.claim(w2, id, 1, LEASE).unwrap()), vec![3]);
+    // A late copy of match 0's result, with a claim of nothing: compared,
+    // and the same.
+    let (late, none) = store
+        .commit_and_claim(w2, id, &result(0, "r0"), b"gz0", id, 0, LEASE)
+        .unwrap();
+    assert_eq!((late, none.len()), (Committed::Same, 0));
+    // A step that finds nothing left to claim still commits.
+    for i in [1, 2] {
+        store.commit(w1, id, &result(i, "r"), b"gz").unwrap();
+    }
+    store.commit(w2, id, &result(3, "r"), b"gz").unwrap();
+    // A result for a match the ladder does not have is refused, and the
+    // step claims nothing.
+    assert!(matches!(
+        store.commit_and_claim(w2, id, &result(9, "r"), b"gz", id, 1, LEASE),
+        Err(StoreError::UnknownIndex { index: 9, .. })
+    ));
+    let rest = store.claim(w2, id, 5, LEASE).unwrap();
+    assert_eq!(indices(&rest), vec![4, 5]);
+    let (done, more) = store
+        .commit_and_claim(w2, id, &result(4, "r"), b"gz", id, 3, LEASE)
+        .unwrap();
+    assert_eq!((done, more.len()), (Committed::Recorded, 0), "5 is held");
+    store.commit(w2, id, &result(5, "r"), b"gz").unwrap();
+    assert_eq!(store.remaining(id).unwrap(), 0);
+    // The step may claim from another ladder (a worker of every ladder
+    // takes them in turn); the result goes to its own.
+    let other = ladder(&mut store, 2);
+    let mine = ladder(&mut store, 3);
+    assert_eq!(indices(&store.claim(w2, mine, 1, LEASE).unwrap()), vec![0]);
+    let (recorded, there) = store
+        .commit_and_claim(w2, mine, &result(0, "m"), b"gz", other, 1, LEASE)
+        .unwrap();
+    assert_eq!(recorded, Committed::Recorded);
+    assert_eq!(
+        (there[0].ladder, there[0].index),
+        (other, 0),
+        "index 0 of the other ladder, though the same index was committed"
+    );
+    assert_eq!(store.results(mine).unwrap(), vec![result(0, "m")]);
+    assert!(store.results(other).unwrap().is_empty());
+    assert_eq!(store.remaining(mine).unwrap(), 2);
+}
+
+/// A worker without `--ladder` plays every ladder's matches in turn: one
+/// ladder's queue does not wait for another's to run out.
+fn a_worker_of_every_ladder_takes_them_in_turn(db: Db) {
+    let mut store = db.store();
+    for name in ["planet_wars_idle", "planet_wars_random"] {
+        let wasm = std::fs::read(ludus_testkit::bot(name)).unwrap();
+        store
+            .submit(name, "planet-wars", &wasm, &sha(&wasm), NOW)
+            .unwrap();
+    }
+    let bots = store.latest_bots("planet-wars").unwrap();
+    let schedule: Vec<ScheduledMatch> = (0..6)
+        .map(|i| ScheduledMatch {
+            index: i,
+            group: i,
+            seed: i as u64,
+            seats: if i % 2 == 0 { vec![0, 1] } else { vec![1, 0] },
+        })
+        .collect();
+    let ladders: Vec<i64> = ["first", "second"]
+        .map(|key| {
+            store
+                .ensure_ladder(&NewLadder {
+                    key,
+                    game: "planet-wars",
+                    kind: "round-robin",
+                    players: 2,
+                    rounds: 1,
+                    seed: 1,
+                    config: &serde_json::json!({"max_turns": 5}),
+                    limits: &serde_json::to_value(ludus_host::Limits::default()).unwrap(),
+                    needs: &this_build(),
+                    bots: &bots,
+                    schedule: &schedule,
+                })
+                .unwrap()
+        })
+        .to_vec();
+    let sandbox = ludus_host::Sandbox::new().unwrap();
+    let options = ludus_leaderboard::worker::WorkerOptions {
+        until_idle: true,
+        ..ludus_leaderboard::worker::WorkerOptions::new(1)
+    };
+    // The order matches were committed in, from the progress reports (a
+    // ladder's count rises by one a match).
+    let mut order = Vec::new();
+    let mut played = std::collections::BTreeMap::new();
+    let summary = ludus_leaderboard::worker::work(&mut store, &sandbox, &options, |p| {
+        let seen = played.entry(p.ladder).or_insert(0);
+        if p.played_here > *seen {
+            *seen = p.played_here;
+            order.push(p.ladder);
+        }
+    })
+    .unwrap();
+    assert_eq!(summary.played, 12);
+    assert_eq!(order.len(), 12, "{order:?}");
+    let firsts: std::collections::BTreeSet<i64> = order[..4].iter().copied().collect();
+    assert_eq!(
+        firsts,
+        ladders.iter().copied().collect(),
+        "both ladders among the first four matches: {order:?}"
+    );
 }
 
 fn an_expired_lease_makes_a_match_claimable_again_and_a_renewed_one_does_not(db: Db) {
@@ -633,4 +769,118 @@ fn a_missing_postgres_database_is_named() {
     let err = Store::connect(&Location::parse(&url)).expect_err("missing");
     assert!(matches!(err, StoreError::NoSuchDatabase { .. }), "{err:?}");
     assert!(err.to_string().contains("createdb"), "{err}");
+}
+
+/// Ladder `n` matches long with results for `finished`, rated.
+fn rated_ladder(store: &mut Store, n: u32, finished: &[u32]) -> i64 {
+    let id = ladder(store, n);
+    let w = store.register_worker(1, Some(id), LEASE).unwrap();
+    for &i in finished {
+        store
+            .commit(w, id, &result(i, &i.to_string()), b"gz")
+            .unwrap();
+    }
+    ladder::apply_ratings(store, id).unwrap();
+    id
+}
+
+/// Each seat's Elo after each match, recomputed from the results alone.
+fn elo_by_seat(store: &Store, id: i64) -> Vec<(u32, usize, Option<f64>)> {
+    let record = store.ladder(id).unwrap();
+    let schedule = store.schedule(id).unwrap();
+    let mut elo =
+        ludus_leaderboard::ratings::elo::EloLadder::new(record.bots.len(), Default::default())
+            .unwrap();
+    let mut out = Vec::new();
+    let results = store.results_before(id, record.rated_through).unwrap();
+    for m in &schedule {
+        let rated = results.iter().find(|r| r.index == m.index);
+        if let Some(r) = rated {
+            elo.apply(&ludus_leaderboard::ratings::GameResult::new(
+                m.seats.clone(),
+                r.placements.clone(),
+            ))
+            .unwrap();
+        }
+        for (seat, &p) in m.seats.iter().enumerate() {
+            out.push((m.index, seat, rated.map(|_| elo.rating(p))));
+        }
+    }
+    out
+}
+
+/// What the bot index holds for both bots: (index, seat, Elo after).
+fn indexed(store: &Store, id: i64) -> Vec<(u32, usize, Option<f64>)> {
+    let mut out: Vec<_> = (0..2)
+        .flat_map(|p| store.bot_matches(id, p).unwrap())
+        .map(|m| (m.scheduled.index, m.seat, m.elo))
+        .collect();
+    out.sort_by_key(|m| (m.0, m.1));
+    out
+}
+
+fn a_bots_matches_are_found_through_the_bot_index_with_its_elo_after_each(db: Db) {
+    let mut store = db.store();
+    // Match 4 is not finished: 0–3 are rated, 5 has a result but is not.
+    let id = rated_ladder(&mut store, 6, &[0, 1, 2, 3, 5]);
+    assert_eq!(store.ladder(id).unwrap().rated_through, 4);
+    let a = store.bot_matches(id, 0).unwrap();
+    assert_eq!(
+        a.iter()
+            .map(|m| (m.scheduled.index, m.seat))
+            .collect::<Vec<_>>(),
+        [(0, 0), (1, 1), (2, 0), (3, 1), (4, 0), (5, 1)]
+    );
+    assert_eq!(a[1].result.as_ref().unwrap().match_id, "m0001");
+    assert!(a[4].result.is_none() && a[5].result.is_some());
+    assert!(a[..4].iter().all(|m| m.elo.is_some()) && a[4..].iter().all(|m| m.elo.is_none()));
+    assert_eq!(indexed(&store, id), elo_by_seat(&store, id));
+    assert_eq!(store.rated_matches(id).unwrap(), [4, 4]);
+    assert_eq!(store.scheduled_matches(id).unwrap(), [6, 6]);
+    assert_eq!(store.schedule_end(id).unwrap(), 6);
+    assert_eq!(store.results_of_match("m0002").unwrap(), [(id, 2)]);
+    let (m, r) = store.scheduled_match(id, 2).unwrap().unwrap();
+    assert_eq!((m.seats, r.unwrap().placements), (vec![0, 1], vec![1, 2]));
+    assert!(store.scheduled_match(id, 4).unwrap().unwrap().1.is_none());
+    assert!(store.scheduled_match(id, 6).unwrap().is_none());
+
+    // Ratings applied again from match 2 on (as after a verification that
+    // replaced a result), now over all six: the history is rewritten from there.
+    let w = store.register_worker(1, Some(id), LEASE).unwrap();
+    store.commit(w, id, &result(4, "4"), b"gz").unwrap();
+    store.set_rated_through(id, 2).unwrap();
+    assert_eq!(ladder::apply_ratings(&store, id).unwrap(), 6);
+    assert_eq!(indexed(&store, id), elo_by_seat(&store, id));
+    assert!(indexed(&store, id).iter().all(|m| m.2.is_some()));
+    assert_eq!(store.rated_matches(id).unwrap(), [6, 6]);
+    let elo = store.ratings(id, ladder::ELO).unwrap();
+    let last = store.bot_matches(id, 1).unwrap().pop().unwrap();
+    assert_eq!(last.elo, Some(elo[1].1));
+}
+
+fn a_database_from_before_the_bot_index_gets_it_when_opened(db: Db) {
+    let mut store = db.store();
+    let id = rated_ladder(&mut store, 6, &[0, 1, 2, 3, 5]);
+    let counts = |s: &Store| {
+        (
+            s.scheduled_matches(id).unwrap(),
+            s.rated_matches(id).unwrap(),
+        )
+    };
+    let before = (indexed(&store, id), counts(&store));
+    drop(store);
+    // Schema 4, as the Ludus before the index wrote it.
+    for sql in [
+        "DROP TABLE match_seats",
+        "DROP INDEX results_by_match",
+        "ALTER TABLE ladder_bots DROP COLUMN rated_matches",
+        "ALTER TABLE ladder_bots DROP COLUMN scheduled_matches",
+        "DELETE FROM ludus_schema_history WHERE version = 5",
+    ] {
+        db.raw(sql);
+    }
+    let store = db.store();
+    assert_eq!(db.raw("SELECT max(version) FROM ludus_schema_history"), "5");
+    assert_eq!((indexed(&store, id), counts(&store)), before);
+    assert_eq!(store.results_of_match("m0003").unwrap(), [(id, 3)]);
 }

@@ -12,9 +12,9 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use ludus_host::Replay;
 use ludus_leaderboard::ladder::ELO;
-use ludus_leaderboard::ratings::elo::{EloConfig, EloLadder};
-use ludus_leaderboard::ratings::GameResult;
+use ludus_leaderboard::ratings::elo::EloConfig;
 use ludus_leaderboard::schedule::ScheduledMatch;
+use ludus_leaderboard::store::platform::continuous_key;
 use ludus_leaderboard::store::{LadderRecord, MatchResult, Store};
 use ludus_leaderboard::submit::{self, SubmitError};
 use serde::{Deserialize, Serialize};
@@ -162,29 +162,19 @@ async fn leaderboard(
     ))
 }
 
-/// A continuous ladder with its schedule and results.
-pub struct LadderData {
-    pub record: LadderRecord,
-    pub matches: Vec<(ScheduledMatch, Option<MatchResult>)>,
+/// The continuous ladder of `game`, if it exists: its record with its bots
+/// (not its schedule).
+fn continuous_record(store: &Store, game: &str) -> Result<Option<LadderRecord>, ApiError> {
+    match store.find_continuous_ladder(game)? {
+        Some(id) => Ok(Some(store.ladder(id)?)),
+        None => Ok(None),
+    }
 }
 
-pub fn ladder_data(store: &Store, game: &str) -> Result<Option<LadderData>, ApiError> {
-    let Some(id) = store.find_continuous_ladder(game)? else {
-        return Ok(None);
-    };
-    Ok(Some(LadderData {
-        record: store.ladder(id)?,
-        matches: store.matches(id)?,
-    }))
-}
-
-fn rated(m: &(ScheduledMatch, Option<MatchResult>), through: u32) -> Option<&MatchResult> {
-    m.1.as_ref()
-        .filter(|r| r.aborted.is_none() && m.0.index < through)
-}
-
+/// The leaderboard from the stored ratings and counts: bounded by the
+/// number of bots, whatever the length of the schedule.
 pub fn leaderboard_of(store: &mut Store, game: &str) -> Result<Leaderboard, ApiError> {
-    let Some(data) = ladder_data(store, game)? else {
+    let Some(record) = continuous_record(store, game)? else {
         return Ok(Leaderboard {
             game: game.into(),
             ladder: None,
@@ -193,24 +183,19 @@ pub fn leaderboard_of(store: &mut Store, game: &str) -> Result<Leaderboard, ApiE
             rows: Vec::new(),
         });
     };
-    let ratings = store.ratings(data.record.id, ELO)?;
+    let ratings = store.ratings(record.id, ELO)?;
+    let counts = store.rated_matches(record.id)?;
     let retired = store.retired_bots()?;
     let latest: BTreeMap<String, u32> = store
         .latest_bots(game)?
         .into_iter()
         .map(|b| (b.name, b.version))
         .collect();
-    let through = data.record.rated_through;
     let mut rows = Vec::new();
-    for (position, b) in data.record.bots.iter().enumerate() {
+    for (position, b) in record.bots.iter().enumerate() {
         if latest.get(&b.name) != Some(&b.version) || retired.contains(&b.name) {
             continue;
         }
-        let matches = data
-            .matches
-            .iter()
-            .filter(|m| m.0.seats.contains(&position) && rated(m, through).is_some())
-            .count() as u32;
         rows.push(LeaderboardRow {
             rank: 0,
             name: b.name.clone(),
@@ -220,7 +205,7 @@ pub fn leaderboard_of(store: &mut Store, game: &str) -> Result<Leaderboard, ApiE
                 .iter()
                 .find(|r| r.0 == position)
                 .map_or(EloConfig::default().initial, |r| r.1),
-            matches,
+            matches: counts.get(position).copied().unwrap_or(0),
         });
     }
     rows.sort_by(|a, b| b.rating.total_cmp(&a.rating).then(a.name.cmp(&b.name)));
@@ -229,9 +214,9 @@ pub fn leaderboard_of(store: &mut Store, game: &str) -> Result<Leaderboard, ApiE
     }
     Ok(Leaderboard {
         game: game.into(),
-        ladder: Some(data.record.id),
-        scheduled: data.matches.len() as u32,
-        rated: through,
+        ladder: Some(record.id),
+        scheduled: store.schedule_end(record.id)?,
+        rated: record.rated_through,
         rows,
     })
 }
@@ -333,6 +318,11 @@ async fn bot(
     Ok(Json(state.with_store(move |s| bot_view(s, &name)).await?))
 }
 
+/// How many of a bot's latest matches its page lists.
+pub const RECENT: usize = 20;
+
+/// A bot's page from its own matches, found through the bot index: the
+/// work grows with the bot's matches, not with the ladder's.
 pub fn bot_view(store: &mut Store, name: &str) -> Result<BotView, ApiError> {
     let versions = store.bot_versions(name)?;
     let Some(last) = versions.last() else {
@@ -351,92 +341,82 @@ pub fn bot_view(store: &mut Store, name: &str) -> Result<BotView, ApiError> {
         fault_turns: 0,
         head_to_head: Vec::new(),
     };
-    let data = ladder_data(store, &game)?;
-    let ratings = match &data {
-        Some(d) => store.ratings(d.record.id, ELO)?,
+    let record = continuous_record(store, &game)?;
+    let ratings = match &record {
+        Some(r) => store.ratings(r.id, ELO)?,
         None => Vec::new(),
     };
-    let position_of = |version: u32| {
-        data.as_ref().and_then(|d| {
-            d.record
-                .bots
-                .iter()
-                .position(|b| b.name == name && b.version == version)
-        })
-    };
+    // Ladder position → version, for this bot's versions in the ladder.
+    let mine: BTreeMap<usize, u32> = record.as_ref().map_or_else(BTreeMap::new, |r| {
+        r.bots
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.name == name)
+            .map(|(p, b)| (p, b.version))
+            .collect()
+    });
     for v in &versions {
+        let position = mine.iter().find(|m| *m.1 == v.version).map(|m| *m.0);
         view.versions.push(VersionView {
             version: v.version,
             sha256: v.sha256.clone(),
             submitted_at: v.submitted_at.clone(),
-            rating: position_of(v.version)
-                .and_then(|p| ratings.iter().find(|r| r.0 == p).map(|r| r.1)),
+            rating: position.and_then(|p| ratings.iter().find(|r| r.0 == p).map(|r| r.1)),
         });
     }
-    let Some(d) = data else {
+    let Some(record) = record else {
         return Ok(view);
     };
-    let mine: BTreeMap<usize, u32> = d
-        .record
-        .bots
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| b.name == name)
-        .map(|(p, b)| (p, b.version))
-        .collect();
-    // Elo replayed in schedule order over the rated prefix: the same
-    // numbers the ladder stores.
-    let mut elo = EloLadder::new(d.record.bots.len(), EloConfig::default())
-        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let mut seated = Vec::new();
+    for &p in mine.keys() {
+        seated.extend(store.bot_matches(record.id, p)?);
+    }
+    seated.sort_by_key(|m| (m.scheduled.index, m.seat));
     let mut h2h: BTreeMap<String, HeadToHead> = BTreeMap::new();
-    for m in &d.matches {
-        let seats_mine: Vec<usize> = (0..m.0.seats.len())
-            .filter(|&s| mine.contains_key(&m.0.seats[s]))
-            .collect();
-        if let Some(r) = rated(m, d.record.rated_through) {
-            elo.apply(&GameResult::new(m.0.seats.clone(), r.placements.clone()))
-                .map_err(|e| ApiError::Internal(e.to_string()))?;
-            for &s in &seats_mine {
-                let p = m.0.seats[s];
-                view.rating_history.push(RatingPoint {
-                    index: m.0.index,
-                    version: mine[&p],
-                    rating: elo.rating(p),
-                });
-                for (o, &op) in m.0.seats.iter().enumerate() {
-                    if mine.contains_key(&op) {
-                        continue;
-                    }
-                    let opponent = d.record.bots[op].name.clone();
-                    let e = h2h.entry(opponent.clone()).or_insert(HeadToHead {
-                        opponent,
-                        wins: 0,
-                        losses: 0,
-                        draws: 0,
-                    });
-                    match r.placements[s].cmp(&r.placements[o]) {
-                        std::cmp::Ordering::Less => e.wins += 1,
-                        std::cmp::Ordering::Greater => e.losses += 1,
-                        std::cmp::Ordering::Equal => e.draws += 1,
-                    }
-                }
+    for m in &seated {
+        let seats = &m.scheduled.seats;
+        let Some(r) = &m.result else { continue };
+        view.fault_turns += r.faults.get(m.seat).copied().unwrap_or(0);
+        // Rated: the Elo the ratings recorded after it.
+        let Some(elo) = m.elo else { continue };
+        view.rating_history.push(RatingPoint {
+            index: m.scheduled.index,
+            version: mine[&seats[m.seat]],
+            rating: elo,
+        });
+        for (o, &op) in seats.iter().enumerate() {
+            if mine.contains_key(&op) {
+                continue;
+            }
+            let opponent = record
+                .bots
+                .get(op)
+                .map_or_else(|| format!("bot {op}"), |b| b.name.clone());
+            let e = h2h.entry(opponent.clone()).or_insert(HeadToHead {
+                opponent,
+                wins: 0,
+                losses: 0,
+                draws: 0,
+            });
+            match r.placements[m.seat].cmp(&r.placements[o]) {
+                std::cmp::Ordering::Less => e.wins += 1,
+                std::cmp::Ordering::Greater => e.losses += 1,
+                std::cmp::Ordering::Equal => e.draws += 1,
             }
         }
-        if let Some(r) = &m.1 {
-            view.fault_turns += seats_mine
-                .iter()
-                .map(|&s| r.faults.get(s).copied().unwrap_or(0))
-                .sum::<u32>();
+    }
+    let mut last_index = None;
+    for m in seated.iter().rev().filter(|m| m.result.is_some()) {
+        if view.recent.len() == RECENT {
+            break;
+        }
+        // A match with two of its versions is listed once.
+        if last_index != Some(m.scheduled.index) {
+            last_index = Some(m.scheduled.index);
+            view.recent
+                .push(summary(&record, &m.scheduled, m.result.as_ref()));
         }
     }
-    view.recent = d
-        .matches
-        .iter()
-        .rev()
-        .filter(|m| m.1.is_some() && m.0.seats.iter().any(|p| mine.contains_key(p)))
-        .take(20)
-        .map(|m| summary(&d.record, &m.0, m.1.as_ref()))
-        .collect();
     view.head_to_head = h2h.into_values().collect();
     Ok(view)
 }
@@ -595,22 +575,21 @@ async fn retire(
     Ok(Json(view))
 }
 
-/// A match of a continuous ladder by its id (or a unique prefix of it).
+/// A match of a continuous ladder by its id (or a unique prefix of it),
+/// through the results' index of match ids.
 pub fn find_match(store: &Store, id: &str) -> Result<(LadderRecord, MatchSummary), ApiError> {
     if id.is_empty() || !id.chars().all(|c| c.is_ascii_hexdigit()) {
         return Err(ApiError::NotFound(format!("`{id}` is not a match id")));
     }
-    let full = store.find_match(id)?;
-    for g in ludus_engine::games() {
-        if let Some(d) = ladder_data(store, g.id)? {
-            if let Some(m) = d
-                .matches
-                .iter()
-                .find(|m| m.1.as_ref().is_some_and(|r| r.match_id == full))
-            {
-                let s = summary(&d.record, &m.0, m.1.as_ref());
-                return Ok((d.record, s));
-            }
+    let full = store.find_match(&id.to_ascii_lowercase())?;
+    for (ladder, index) in store.results_of_match(&full)? {
+        let record = store.ladder(ladder)?;
+        if record.key != continuous_key(&record.game) {
+            continue;
+        }
+        if let Some((m, r)) = store.scheduled_match(ladder, index)? {
+            let s = summary(&record, &m, r.as_ref());
+            return Ok((record, s));
         }
     }
     Err(ApiError::NotFound(format!(

@@ -7,6 +7,7 @@ use ludus_leaderboard::continuous;
 use ludus_leaderboard::store::Store;
 use ludus_leaderboard::worker::{self, WorkerOptions};
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 /// The running background work.
 pub struct Background {
@@ -14,12 +15,10 @@ pub struct Background {
     worker: Option<tokio::task::JoinHandle<()>>,
 }
 
-/// Starts the scheduler and, with `workers > 0`, the in-process worker.
+/// Starts the scheduler and, with `workers > 0`, the in-process worker,
+/// which starts again after an error until the server stops.
 pub fn start(state: AppState) -> Background {
-    let worker = (state.config().workers > 0).then(|| {
-        let state = state.clone();
-        tokio::task::spawn_blocking(move || run_worker(&state))
-    });
+    let worker = (state.config().workers > 0).then(|| tokio::spawn(keep_working(state.clone())));
     let scheduler = tokio::spawn(schedule_forever(state));
     Background { scheduler, worker }
 }
@@ -67,16 +66,110 @@ async fn schedule_forever(state: AppState) {
     }
 }
 
-fn run_worker(state: &AppState) {
+/// The wait before the in-process worker starts again after its first
+/// failure; it doubles with each failure in a row, up to [`LONGEST_WAIT`].
+pub const FIRST_WAIT: Duration = Duration::from_secs(1);
+/// The longest wait between two starts of a failing worker; a worker that
+/// ran this long before failing was healthy, and the waits start over.
+pub const LONGEST_WAIT: Duration = Duration::from_secs(60);
+
+/// The waits between starts of a worker that keeps failing: bounded, so a
+/// database that comes back is used soon, and growing, so one that does not
+/// is not hammered nor the log flooded.
+#[derive(Debug, Clone)]
+pub struct Backoff {
+    next: Duration,
+}
+
+impl Default for Backoff {
+    fn default() -> Self {
+        Backoff { next: FIRST_WAIT }
+    }
+}
+
+impl Backoff {
+    /// The wait after a failure of a worker that ran for `ran`.
+    pub fn after_failure(&mut self, ran: Duration) -> Duration {
+        if ran >= LONGEST_WAIT {
+            self.next = FIRST_WAIT;
+        }
+        let wait = self.next;
+        self.next = (self.next * 2).min(LONGEST_WAIT);
+        wait
+    }
+}
+
+/// Runs the in-process worker until the server stops, starting it again
+/// after each failure (a lost database connection, a lock held too long, a
+/// panic), each logged, after a wait from [`Backoff`].
+async fn keep_working(state: AppState) {
+    let mut backoff = Backoff::default();
+    loop {
+        // Wall-clock time only paces restarts; it never reaches a match.
+        let started = std::time::Instant::now();
+        let st = state.clone();
+        let outcome = tokio::task::spawn_blocking(move || run_worker(&st)).await;
+        let stopping = state.stopping().load(Ordering::Relaxed);
+        let why = match outcome {
+            Ok(Ok(played)) if stopping => {
+                tracing::info!(played, "the in-process worker stopped");
+                return;
+            }
+            Ok(Ok(_)) => "it stopped by itself".to_string(),
+            Ok(Err(e)) => format!("{e:#}"),
+            Err(e) => format!("it panicked: {e}"),
+        };
+        if stopping {
+            tracing::error!("the in-process worker failed while the server stopped: {why}");
+            return;
+        }
+        let wait = backoff.after_failure(started.elapsed());
+        tracing::error!(
+            retry_in_s = wait.as_secs_f64(),
+            "the in-process worker failed: {why}; it starts again in {wait:?}"
+        );
+        if !sleep_unless_stopping(&state, wait).await {
+            return;
+        }
+    }
+}
+
+/// Sleeps for `wait`, waking early when the server stops; false then.
+async fn sleep_unless_stopping(state: &AppState, wait: Duration) -> bool {
+    const STEP: Duration = Duration::from_millis(100);
+    let end = tokio::time::Instant::now() + wait;
+    loop {
+        let left = end.saturating_duration_since(tokio::time::Instant::now());
+        if state.stopping().load(Ordering::Relaxed) || left.is_zero() {
+            break;
+        }
+        tokio::time::sleep(STEP.min(left)).await;
+    }
+    !state.stopping().load(Ordering::Relaxed)
+}
+
+/// One run of the in-process worker: until the server stops, or an error.
+fn run_worker(state: &AppState) -> anyhow::Result<usize> {
     let options = WorkerOptions {
         stop: Some(state.stopping().clone()),
         ..WorkerOptions::new(state.config().workers)
     };
-    let result = Store::connect(&state.config().db)
-        .map_err(Into::into)
-        .and_then(|mut store| worker::work(&mut store, state.sandbox(), &options, |_| {}));
-    match result {
-        Ok(s) => tracing::info!(played = s.played, "the in-process worker stopped"),
-        Err(e) => tracing::error!("the in-process worker failed: {e}"),
+    let mut store = Store::connect(&state.config().db)?;
+    let summary = worker::work(&mut store, state.sandbox(), &options, |_| {})?;
+    Ok(summary.played)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn waits_double_up_to_a_bound_and_start_over_after_a_healthy_run() {
+        let mut b = Backoff::default();
+        let quick = Duration::from_millis(10);
+        let waits: Vec<u64> = (0..9).map(|_| b.after_failure(quick).as_secs()).collect();
+        assert_eq!(waits, [1, 2, 4, 8, 16, 32, 60, 60, 60]);
+        assert_eq!(b.after_failure(LONGEST_WAIT), FIRST_WAIT);
+        assert_eq!(b.after_failure(quick), FIRST_WAIT * 2);
     }
 }

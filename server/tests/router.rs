@@ -2,110 +2,20 @@
 //! checks, uploads and their validation, quotas, body and rate limits,
 //! escaping, private logs, the OpenAPI document.
 
+mod common;
+
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use http_body_util::BodyExt;
-use ludus_host::Sandbox;
+use common::{bot, error_code, json, server, Server};
 use ludus_leaderboard::continuous::{self, ContinuousConfig};
-use ludus_leaderboard::store::{Location, Store};
+use ludus_leaderboard::store::Store;
 use ludus_leaderboard::worker::{self, WorkerOptions};
-use ludus_server::{auth, router, AppState, ServerConfig};
-use serde_json::Value;
-use std::sync::Arc;
+use ludus_server::{auth, router};
 use tower::ServiceExt;
 
 const SCRIPT: &str = "<script>alert(1)</script>";
 
-/// A Planet Wars bot that sends no fleet; `tag` makes its bytes its own,
-/// and `log` makes it write a line to stderr every turn.
-fn bot(tag: &str, log: bool) -> Vec<u8> {
-    let (import, call) = if log {
-        (
-            r#"(import "wasi_snapshot_preview1" "fd_write" (func $w (param i32 i32 i32 i32) (result i32)))"#,
-            "(drop (call $w (i32.const 2) (i32.const 100) (i32.const 1) (i32.const 300)))",
-        )
-    } else {
-        ("", "")
-    };
-    wat::parse_str(format!(
-        r#"(module {import}
-  (memory (export "memory") 1)
-  (data (i32.const 16) "{{\"moves\":[]}}")
-  (data (i32.const 100) "\c8\00\00\00\0b\00\00\00")
-  (data (i32.const 200) "secret line")
-  (data (i32.const 400) "{tag}")
-  (func (export "ludus_alloc") (param i32) (result i32) (i32.const 1024))
-  (func (export "act") (param i32 i32) (result i64)
-    {call}
-    (i64.or (i64.shl (i64.const 16) (i64.const 32)) (i64.const 12))))"#
-    ))
-    .unwrap()
-}
-
-struct Server {
-    _dir: tempfile::TempDir,
-    db: Location,
-    state: AppState,
-    alice: String,
-    bob: String,
-}
-
-fn server(configure: impl FnOnce(&mut ServerConfig)) -> Server {
-    let dir = tempfile::tempdir().unwrap();
-    let db = Location::File(dir.path().join("ludus.db"));
-    let mut store = Store::connect(&db).unwrap();
-    let alice = auth::add_user(&mut store, "alice", "2026-01-01T00:00:00Z")
-        .unwrap()
-        .unwrap();
-    let bob = auth::add_user(&mut store, "bob", "2026-01-01T00:00:00Z")
-        .unwrap()
-        .unwrap();
-    assert!(auth::add_user(&mut store, "bob", "now").unwrap().is_none());
-    let mut config = ServerConfig::new(db.clone());
-    config.workers = 0;
-    configure(&mut config);
-    let state = AppState::new(config, store, Arc::new(Sandbox::new().unwrap()));
-    Server {
-        _dir: dir,
-        db,
-        state,
-        alice,
-        bob,
-    }
-}
-
 impl Server {
-    async fn send(&self, req: Request<Body>) -> (StatusCode, String) {
-        let res = router(self.state.clone()).oneshot(req).await.unwrap();
-        let status = res.status();
-        let body = res.into_body().collect().await.unwrap().to_bytes();
-        (status, String::from_utf8_lossy(&body).into_owned())
-    }
-
-    async fn get(&self, uri: &str, token: Option<&str>) -> (StatusCode, String) {
-        let mut req = Request::get(uri);
-        if let Some(t) = token {
-            req = req.header("Authorization", format!("Bearer {t}"));
-        }
-        self.send(req.body(Body::empty()).unwrap()).await
-    }
-
-    async fn post(&self, uri: &str, token: Option<&str>, body: Vec<u8>) -> (StatusCode, String) {
-        let mut req = Request::post(uri);
-        if let Some(t) = token {
-            req = req.header("Authorization", format!("Bearer {t}"));
-        }
-        self.send(req.body(Body::from(body)).unwrap()).await
-    }
-
-    async fn upload(&self, name: &str, token: Option<&str>, wasm: Vec<u8>) -> (StatusCode, String) {
-        let uri = format!(
-            "/api/bots?name={}&game=planet-wars",
-            ludus_server::pages::url_part(name)
-        );
-        self.post(&uri, token, wasm).await
-    }
-
     /// Schedules the ladder and plays it out in this thread.
     fn play(&self) {
         let mut store = Store::connect(&self.db).unwrap();
@@ -121,14 +31,6 @@ impl Server {
         };
         worker::work(&mut store, self.state.sandbox(), &options, |_| {}).unwrap();
     }
-}
-
-fn json(body: &str) -> Value {
-    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
-}
-
-fn error_code(body: &str) -> String {
-    json(body)["error"]["code"].as_str().unwrap().to_string()
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -392,4 +294,152 @@ async fn ladder_pages_escape_names_and_logs_are_private_to_the_owner() {
     assert!(cookie.contains("HttpOnly") && cookie.contains(&s.alice));
     let (status, _) = s.send(form("ludus_1_bad")).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
+}
+
+#[path = "support/synthetic.rs"]
+mod synthetic;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn bot_and_match_pages_of_a_large_ladder_show_the_right_matches() {
+    let s = server(|_| {});
+    // Two played bots: a real replay, and the ladder as the scheduler makes it.
+    for (name, token) in [("a", &s.alice), ("b", &s.bob)] {
+        let (status, body) = s.upload(name, Some(token), bot(name, false)).await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+    }
+    s.play();
+    let mut store = Store::connect(&s.db).unwrap();
+    let ladder = store
+        .find_continuous_ladder("planet-wars")
+        .unwrap()
+        .unwrap();
+    let replay = store
+        .replay(&store.results(ladder).unwrap()[0].match_id)
+        .unwrap()
+        .unwrap();
+    let start = store.schedule_len(ladder).unwrap();
+    const BOTS: usize = 12;
+    const MATCHES: u32 = 3000;
+    let (_, first) =
+        synthetic::populate(&mut store, &bot("synthetic", false), BOTS, MATCHES, &replay);
+
+    // What bot-003's page must say, recounted from the synthetic rule.
+    let p = first + 3;
+    let name_of = |q: usize| synthetic::bot_name(q - first);
+    let mine: Vec<(u32, Vec<usize>)> = (0..MATCHES)
+        .map(|k| (k, synthetic::seats(k, first, BOTS)))
+        .filter(|(_, seats)| seats.contains(&p))
+        .collect();
+    let mut h2h = std::collections::BTreeMap::new();
+    let mut faults = 0;
+    for (k, seats) in &mine {
+        let (placements, f) = synthetic::outcome(*k, seats);
+        let me = seats.iter().position(|&q| q == p).unwrap();
+        faults += f[me];
+        let e = h2h.entry(name_of(seats[1 - me])).or_insert([0, 0, 0]);
+        e[match placements[me].cmp(&placements[1 - me]) {
+            std::cmp::Ordering::Less => 0,
+            std::cmp::Ordering::Greater => 1,
+            std::cmp::Ordering::Equal => 2,
+        }] += 1;
+    }
+    // Elo after each of its matches, from the whole stored ladder.
+    let record = store.ladder(ladder).unwrap();
+    let schedule = store.schedule(ladder).unwrap();
+    let mut elo =
+        ludus_leaderboard::ratings::elo::EloLadder::new(record.bots.len(), Default::default())
+            .unwrap();
+    let mut history = Vec::new();
+    for r in store.results(ladder).unwrap() {
+        if r.aborted.is_some() {
+            continue;
+        }
+        let seats = schedule[r.index as usize].seats.clone();
+        elo.apply(&ludus_leaderboard::ratings::GameResult::new(
+            seats.clone(),
+            r.placements,
+        ))
+        .unwrap();
+        if seats.contains(&p) {
+            history.push(elo.rating(p));
+        }
+    }
+
+    let (status, body) = s.get("/api/bots/bot-003", None).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let view = json(&body);
+    let recent: Vec<u64> = view["recent"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["index"].as_u64().unwrap())
+        .collect();
+    let newest: Vec<u64> = mine
+        .iter()
+        .rev()
+        .take(20)
+        .map(|(k, _)| u64::from(start + k))
+        .collect();
+    assert_eq!(recent, newest);
+    let (k, seats) = mine.last().unwrap();
+    let seat_names: Vec<String> = seats
+        .iter()
+        .map(|&q| format!("{} v1", name_of(q)))
+        .collect();
+    assert_eq!(view["recent"][0]["seats"], serde_json::json!(seat_names));
+    assert_eq!(
+        view["recent"][0]["placements"],
+        serde_json::json!(synthetic::outcome(*k, seats).0)
+    );
+    let got: std::collections::BTreeMap<String, [u64; 3]> = view["head_to_head"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            (
+                o["opponent"].as_str().unwrap().to_string(),
+                [&o["wins"], &o["losses"], &o["draws"]].map(|n| n.as_u64().unwrap()),
+            )
+        })
+        .collect();
+    assert_eq!(got, h2h);
+    assert_eq!(view["fault_turns"].as_u64(), Some(u64::from(faults)));
+    let ratings: Vec<f64> = view["rating_history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["rating"].as_f64().unwrap())
+        .collect();
+    assert_eq!(ratings, history);
+
+    let (_, body) = s.get("/api/games/planet-wars/leaderboard", None).await;
+    let lb = json(&body);
+    assert_eq!(lb["scheduled"].as_u64(), Some(u64::from(start + MATCHES)));
+    assert_eq!(lb["rated"], lb["scheduled"]);
+    let row = lb["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "bot-003")
+        .unwrap();
+    assert_eq!(row["matches"].as_u64(), Some(mine.len() as u64));
+    assert_eq!(row["rating"].as_f64(), history.last().copied());
+
+    // Its latest match, by a prefix of its id, and its page.
+    let id = ludus_host::sha256_hex(format!("synthetic/{ladder}/{}", start + k).as_bytes());
+    let (status, body) = s.get(&format!("/api/matches/{}", &id[..12]), None).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let m = json(&body);
+    assert_eq!(m["index"].as_u64(), Some(u64::from(start + k)));
+    assert_eq!(m["match_id"], id.as_str());
+    assert_eq!(m["seats"], serde_json::json!(seat_names));
+    let (status, page) = s.get(&format!("/matches/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("ludus-data"));
+    let (status, page) = s.get("/bots/bot-003", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        page.contains(&format!("/matches/{id}")),
+        "the newest match is linked"
+    );
 }

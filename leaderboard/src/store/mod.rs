@@ -29,6 +29,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+pub use platform::{elo_history, EloHistory, SeatedMatch};
 pub use queue::{
     Claimed, Committed, IntegrityEvent, LadderStatus, Needs, WorkerInfo, MAX_ATTEMPTS,
 };
@@ -479,6 +480,9 @@ impl Store {
             if matches!(found, Found::Legacy(_)) {
                 fill_legacy_needs(db).map_err(err)?;
             }
+            if matches!(found, Found::Legacy(_) | Found::Ludus(_)) {
+                platform::index_older_ladders(db).map_err(err)?;
+            }
             if db.dialect() == Dialect::Sqlite {
                 db.batch(&format!(
                     "PRAGMA application_id = {}; PRAGMA user_version = {};",
@@ -708,6 +712,7 @@ impl Store {
                     vals![id, m.index, m.group, m.seed as i64, seats],
                 )?;
             }
+            platform::index_seats(db, id, ladder.schedule)?;
             // The planner's statistics, for the queue's indexes: a schedule
             // of 100 000 matches must not be read whole at each claim.
             db.batch("ANALYZE matches")?;
@@ -866,8 +871,17 @@ impl Store {
 
     /// The full id of the stored match whose id starts with `prefix`.
     pub fn find_match(&self, prefix: &str) -> Result<String, StoreError> {
+        let hex = |c: char| c.is_ascii_digit() || ('a'..='f').contains(&c);
         let ids = if prefix.is_empty() {
             Vec::new()
+        } else if prefix.chars().all(hex) {
+            // Ids are lowercase hex: the prefix's range of the primary key,
+            // an index lookup ('g' sorts after every hex digit).
+            self.rows(
+                "SELECT match_id FROM replays WHERE match_id >= $1 AND match_id < $2 ORDER BY match_id LIMIT 6",
+                vals![prefix, format!("{prefix}g")],
+                |r| r.text(0),
+            )?
         } else {
             self.rows(
                 "SELECT match_id FROM replays WHERE substr(match_id, 1, $2) = $1 ORDER BY match_id LIMIT 6",

@@ -415,9 +415,6 @@ impl Store {
     }
 
     /// [`Store::claim`] on PostgreSQL: one round trip, its own transaction.
-    /// Whether matches ran out of attempts is asked in the same statement;
-    /// only then are they voided, in a transaction of their own (the claim
-    /// passes them over either way, so the same matches are claimed).
     fn claim_in_one_statement(
         &mut self,
         worker: i64,
@@ -427,25 +424,24 @@ impl Store {
     ) -> Result<Vec<Claimed>, StoreError> {
         let rows = self.query(
             &format!(
-                "WITH claimed AS (
-                     UPDATE matches SET lease_owner = $1, lease_until = {{now}} + $2, attempts = attempts + 1
-                     WHERE ladder_id = $3 AND idx IN (
-                         SELECT idx FROM matches
-                         WHERE ladder_id = $3 AND (done = 0 OR verify = 1) AND attempts < $4
-                           AND (lease_until IS NULL OR lease_until < {{now}})
-                         ORDER BY idx LIMIT $5 FOR UPDATE SKIP LOCKED)
-                     RETURNING idx, grp, seed, seats, attempts, verify
-                 ), exhausted AS (
-                     SELECT EXISTS (
-                         SELECT 1 FROM matches
-                         WHERE ladder_id = $3 AND (done = 0 OR verify = 1) AND attempts >= $4
-                           AND (lease_until IS NULL OR lease_until < {{now}})) AS any
-                 )
-                 SELECT c.idx, c.grp, c.seed, c.seats, c.attempts, c.verify, e.any, {RELAXED}
-                 FROM exhausted e LEFT JOIN claimed c ON true"
+                "WITH {claim} SELECT {CLAIM_COLUMNS}, {RELAXED} {CLAIM_FROM}",
+                claim = claim_ctes(ClaimParams {
+                    worker: 1,
+                    lease: 2,
+                    ladder: 3,
+                    attempts: 4,
+                    n: 5,
+                    except: None,
+                })
             ),
             vals![worker, ms(lease), ladder, MAX_ATTEMPTS, n],
         )?;
+        self.claimed_or_void(ladder, rows)
+    }
+
+    /// The rows of [`claim_ctes`] as claimed matches, voiding the matches
+    /// that ran out of attempts when the statement found any.
+    fn claimed_or_void(&mut self, ladder: i64, rows: Vec<Row>) -> Result<Vec<Claimed>, StoreError> {
         let exhausted = rows
             .first()
             .map(|r| r.i64(6))
@@ -487,10 +483,68 @@ impl Store {
         replay_gz: &[u8],
     ) -> Result<Committed, StoreError> {
         if self.is_postgres()
-            && self.commit_first_in_one_statement(worker, ladder, result, replay_gz)?
+            && self
+                .commit_first_and_claim(
+                    worker,
+                    ladder,
+                    result,
+                    replay_gz,
+                    ladder,
+                    0,
+                    Duration::ZERO,
+                )?
+                .0
         {
             return Ok(Committed::Recorded);
         }
+        self.commit_compared(worker, ladder, result, replay_gz)
+    }
+
+    /// Commits a result to `ladder` as [`Store::commit`] does, and claims up
+    /// to `n` matches of ladder `claim_from` (the same or another) as
+    /// [`Store::claim`] does: a worker's step when one of its threads
+    /// finishes a match. On PostgreSQL the two are one statement, one round
+    /// trip, when the result is the match's first (the usual case); a
+    /// result that arrived before it is then compared in a transaction of
+    /// its own.
+    #[allow(clippy::too_many_arguments)]
+    pub fn commit_and_claim(
+        &mut self,
+        worker: i64,
+        ladder: i64,
+        result: &MatchResult,
+        replay_gz: &[u8],
+        claim_from: i64,
+        n: usize,
+        lease: Duration,
+    ) -> Result<(Committed, Vec<Claimed>), StoreError> {
+        if self.is_postgres() {
+            let (first, claimed) = self
+                .commit_first_and_claim(worker, ladder, result, replay_gz, claim_from, n, lease)?;
+            if first {
+                return Ok((Committed::Recorded, claimed));
+            }
+            let committed = self.commit_compared(worker, ladder, result, replay_gz)?;
+            return Ok((committed, claimed));
+        }
+        let committed = self.commit(worker, ladder, result, replay_gz)?;
+        let claimed = if n > 0 {
+            self.claim(worker, claim_from, n, lease)?
+        } else {
+            Vec::new()
+        };
+        Ok((committed, claimed))
+    }
+
+    /// [`Store::commit`] in a transaction that reads the match first, so
+    /// that a result arriving twice is compared with the one kept.
+    fn commit_compared(
+        &mut self,
+        worker: i64,
+        ladder: i64,
+        result: &MatchResult,
+        replay_gz: &[u8],
+    ) -> Result<Committed, StoreError> {
         let index = result.index;
         self.write(|db| {
             relaxed(db)?;
@@ -549,22 +603,37 @@ impl Store {
         .and_then(|r| r)
     }
 
-    /// [`Store::commit`] of a match's first result on PostgreSQL: the
-    /// replay, the result, the match's state and the worker's count in one
-    /// statement, one round trip, its own transaction. Returns false, having
-    /// written nothing, when the match is unknown or already done: those go
-    /// the longer way, which compares the results.
-    fn commit_first_in_one_statement(
+    /// [`Store::commit`] of a match's first result on PostgreSQL, with the
+    /// claim of up to `n` more matches of the ladder: the replay, the
+    /// result, the match's state, the worker's count and the claim in one
+    /// statement, one round trip, its own transaction. Returns whether the
+    /// result was recorded, and what was claimed. When the match is already
+    /// done the result is not written here (it goes the longer way, which
+    /// compares the results) but the claim is made; when the ladder has no
+    /// such match, neither is.
+    #[allow(clippy::too_many_arguments)]
+    fn commit_first_and_claim(
         &mut self,
         worker: i64,
         ladder: i64,
         result: &MatchResult,
         replay_gz: &[u8],
-    ) -> Result<bool, StoreError> {
+        claim_from: i64,
+        n: usize,
+        lease: Duration,
+    ) -> Result<(bool, Vec<Claimed>), StoreError> {
         let mut params = result_values(ladder, result);
-        params.extend([Value::from(worker), Value::from(replay_gz)]);
+        params.extend([
+            Value::from(worker),
+            Value::from(replay_gz),
+            Value::from(ms(lease)),
+            Value::from(MAX_ATTEMPTS),
+            Value::from(n as i64),
+            Value::from(claim_from),
+        ]);
         // The match's row is locked first: a second result for it waits,
-        // then finds it done, and writes nothing here.
+        // then finds it done, and writes nothing here. The claim passes
+        // over that row, which its own statement holds.
         let rows = self.query(
             &format!(
                 "WITH m AS (
@@ -588,17 +657,27 @@ impl Store {
                  ), played AS (
                      UPDATE workers SET played = played + 1, last_seen = {{now}}
                      WHERE id = $11 AND EXISTS (SELECT 1 FROM fresh)
-                 )
-                 SELECT done, {RELAXED} FROM m"
+                 ), {claim}
+                 SELECT {CLAIM_COLUMNS}, {RELAXED}, (SELECT done FROM m) {CLAIM_FROM}",
+                claim = claim_ctes(ClaimParams {
+                    worker: 11,
+                    lease: 13,
+                    ladder: 16,
+                    attempts: 14,
+                    n: 15,
+                    except: Some((1, 2)),
+                })
             ),
             &params,
         )?;
-        Ok(rows
+        let first = rows
             .first()
-            .map(|r| r.i64(0))
+            .map(|r| r.opt_i64(8))
             .transpose()
             .map_err(|e| self.err(e))?
-            == Some(0))
+            .flatten()
+            == Some(0);
+        Ok((first, self.claimed_or_void(claim_from, rows)?))
     }
 
     /// The index before which every match of the ladder is done.
@@ -818,6 +897,63 @@ fn result_values(ladder: i64, result: &MatchResult) -> Vec<Value> {
     ]
     .to_vec()
 }
+
+/// Where a claim's parameters are in its statement (`$k`).
+struct ClaimParams {
+    worker: usize,
+    lease: usize,
+    ladder: usize,
+    attempts: usize,
+    n: usize,
+    /// The match the same statement commits (its ladder's and index's
+    /// parameters), locked by its CTE `m`: passed over, and nothing is
+    /// claimed when there is no such match (the commit is refused then).
+    except: Option<(usize, usize)>,
+}
+
+/// The claim on PostgreSQL as two common table expressions: `claimed`
+/// leases up to n claimable matches in schedule order, skipping rows other
+/// claims hold; `exhausted` says whether any open match ran out of attempts
+/// (those are voided afterwards, in a transaction of their own; the claim
+/// passes them over either way, so the same matches are claimed). Read
+/// with [`CLAIM_COLUMNS`] and [`CLAIM_FROM`]: one row per claimed match, or
+/// one row of nulls and the flag.
+fn claim_ctes(p: ClaimParams) -> String {
+    let ClaimParams {
+        worker,
+        lease,
+        ladder,
+        attempts,
+        n,
+        except,
+    } = p;
+    let except = except.map_or(String::new(), |(l, i)| {
+        format!("AND (ladder_id <> ${l} OR idx <> ${i}) AND EXISTS (SELECT 1 FROM m)")
+    });
+    format!(
+        "claimed AS (
+             UPDATE matches SET lease_owner = ${worker}, lease_until = {{now}} + ${lease}, attempts = attempts + 1
+             WHERE ladder_id = ${ladder} AND idx IN (
+                 SELECT idx FROM matches
+                 WHERE ladder_id = ${ladder} AND (done = 0 OR verify = 1) AND attempts < ${attempts} {except}
+                   AND (lease_until IS NULL OR lease_until < {{now}})
+                 ORDER BY idx LIMIT ${n} FOR UPDATE SKIP LOCKED)
+             RETURNING idx, grp, seed, seats, attempts, verify
+         ), exhausted AS (
+             SELECT EXISTS (
+                 SELECT 1 FROM matches
+                 WHERE ladder_id = ${ladder} AND (done = 0 OR verify = 1) AND attempts >= ${attempts}
+                   AND (lease_until IS NULL OR lease_until < {{now}})) AS any
+         )"
+    )
+}
+
+/// The columns of a claim's rows: the match (as [`claimed_rows`] reads
+/// them), then the `exhausted` flag.
+const CLAIM_COLUMNS: &str = "c.idx, c.grp, c.seed, c.seats, c.attempts, c.verify, e.any";
+
+/// Where a claim's rows come from: a row even when nothing is claimed.
+const CLAIM_FROM: &str = "FROM exhausted e LEFT JOIN claimed c ON true";
 
 fn claimed_rows(ladder: i64, rows: &[Row]) -> Result<Vec<Claimed>, DbError> {
     let mut claimed = rows

@@ -15,6 +15,11 @@
 //!   lease and attempts, each result's replay hash, workers and their
 //!   heartbeats, integrity events, the rated prefix.
 //! - V4: the server's accounts (token hashes), bot owners, uploads.
+//! - V5: what the server's pages look up without reading a schedule: each
+//!   seat of each match by bot, with its bot's Elo after the match once it
+//!   is rated; each ladder bot's counts of scheduled and rated matches;
+//!   results by match id. Filled in code for databases written before
+//!   ([`super::platform::index_seats`]).
 //!
 //! SQLite files made before the history existed (their version in `PRAGMA
 //! user_version`, 1 or 2) are taken as they are: schema 1 has its pending
@@ -31,7 +36,7 @@ pub const HISTORY: &str = "ludus_schema_history";
 pub const APPLICATION_ID: i32 = 0x4C55_4455;
 
 /// The schema version this Ludus writes.
-pub const VERSION: i32 = 4;
+pub const VERSION: i32 = 5;
 
 const V1: &str = "
 CREATE TABLE bots (
@@ -189,6 +194,29 @@ CREATE TABLE uploads (
 CREATE INDEX uploads_by_account ON uploads (account_id, at);
 ";
 
+const V5: &str = "
+-- Every seat of every scheduled match: a bot's matches are found by its
+-- position, never by reading the ladder's schedule. `elo` is the seat's Elo
+-- after the match, once the match is rated (NULL before, and for a match
+-- that is not rated).
+CREATE TABLE match_seats (
+    ladder_id {int} NOT NULL,
+    idx {int} NOT NULL,
+    seat {int} NOT NULL,
+    position {int} NOT NULL,
+    elo {real},
+    PRIMARY KEY (ladder_id, idx, seat),
+    FOREIGN KEY (ladder_id, idx) REFERENCES matches(ladder_id, idx)
+);
+CREATE INDEX match_seats_by_bot ON match_seats (ladder_id, position, idx);
+-- Matches scheduled for each ladder bot, kept as they are appended, and
+-- its rated matches, kept with the ratings.
+ALTER TABLE ladder_bots ADD COLUMN scheduled_matches {int} NOT NULL DEFAULT 0;
+ALTER TABLE ladder_bots ADD COLUMN rated_matches {int} NOT NULL DEFAULT 0;
+-- A match page finds its match by id.
+CREATE INDEX results_by_match ON results (match_id);
+";
+
 /// Every migration, in `dialect`.
 pub fn migrations(dialect: Dialect) -> Vec<Migration> {
     [
@@ -196,6 +224,7 @@ pub fn migrations(dialect: Dialect) -> Vec<Migration> {
         ("V2__game_seeds", V2),
         ("V3__queue", V3),
         ("V4__accounts", V4),
+        ("V5__page_indexes", V5),
     ]
     .into_iter()
     .map(|(name, sql)| {

@@ -1,0 +1,340 @@
+//! `ludus serve` measured from outside, as issue 17 asks:
+//!
+//! 1. the example bots' continuous ladder, played by the server's own
+//!    workers (2 threads): matches per second with no request, then with
+//!    `wrk` loading the leaderboard page, then its JSON API; then, with no
+//!    worker, the requests per second of the page and the API alone;
+//! 2. a store of 100 bots and 100 000 finished matches, made through the
+//!    library (not played), served with no worker: the peak memory of the
+//!    server (VmHWM) and the time of the bot, match and leaderboard pages.
+//!
+//! `cargo bench -p ludus-cli --bench serve` (needs `wrk` on the PATH).
+//! LUDUS_BENCH_SECONDS sets each load window (default 20),
+//! LUDUS_BENCH_BOTS and LUDUS_BENCH_MATCHES the size of part 2.
+//! LUDUS_BENCH_BASELINE=PATH also times part 2's pages with the `ludus`
+//! at PATH, a build of schema 4 (before the pages' indexes), on a copy of
+//! the same store taken back to schema 4.
+
+#[path = "../../server/tests/support/synthetic.rs"]
+mod synthetic;
+
+use ludus_leaderboard::store::{Location, Store};
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// A `ludus serve` process, stopped with SIGTERM when dropped.
+struct Serving {
+    child: Child,
+    url: String,
+}
+
+impl Serving {
+    fn start(ludus: &Path, db: &Path, args: &[&str]) -> Serving {
+        let mut child = Command::new(ludus)
+            .args(["serve", "--listen", "127.0.0.1:0", "--db"])
+            .arg(db)
+            .args(args)
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("ludus serve starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.as_mut().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let url = line
+            .trim()
+            .strip_prefix("ludus serve: listening on ")
+            .unwrap_or_else(|| panic!("unexpected first line: {line}"))
+            .to_string();
+        Serving { child, url }
+    }
+
+    /// Peak and current resident memory, in MiB (VmHWM, VmRSS).
+    fn memory(&self) -> (f64, f64) {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        let field = |name: &str| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(name))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+                .unwrap_or(f64::NAN)
+                / 1024.0
+        };
+        (field("VmHWM:"), field("VmRSS:"))
+    }
+}
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let _ = self.child.wait();
+    }
+}
+
+fn get(url: &str) -> String {
+    ureq::get(url)
+        .call()
+        .unwrap_or_else(|e| panic!("GET {url}: {e}"))
+        .into_body()
+        .read_to_string()
+        .unwrap()
+}
+
+/// `wrk` on `url` for `seconds`: requests per second, mean latency, and
+/// the answers that were not 2xx (none is expected).
+fn wrk(url: &str, seconds: u64) -> String {
+    let out = Command::new("wrk")
+        .args(["-t2", "-c16", &format!("-d{seconds}s"), "--latency", url])
+        .output()
+        .expect("wrk runs (apt-get install wrk)");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let find = |prefix: &str| {
+        text.lines()
+            .find_map(|l| l.trim().strip_prefix(prefix).map(str::trim))
+            .unwrap_or("-")
+            .to_string()
+    };
+    let latency = find("Latency");
+    let mean = latency.split_whitespace().next().unwrap_or("-");
+    let p99 = find("99%");
+    format!(
+        "{} req/s, mean {mean}, p99 {p99}, non-2xx {}",
+        find("Requests/sec:"),
+        match find("Non-2xx or 3xx responses:").as_str() {
+            "-" => "0".to_string(),
+            n => n.to_string(),
+        }
+    )
+}
+
+/// Matches of the ladder with a result.
+fn played(db: &Path) -> u32 {
+    let store = Store::connect_existing(&Location::File(db.to_path_buf())).unwrap();
+    match store.find_continuous_ladder("planet-wars").unwrap() {
+        Some(id) => store.schedule_len(id).unwrap() - store.remaining(id).unwrap(),
+        None => 0,
+    }
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default()
+}
+
+fn ludus(args: &[&str], db: &Path) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_ludus"))
+        .args(args)
+        .arg("--db")
+        .arg(db)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "ludus {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// Part 1; returns a replay of a played match, for part 2.
+fn serving_the_example_ladder(dir: &Path, seconds: u64) -> Vec<u8> {
+    let me = PathBuf::from(env!("CARGO_BIN_EXE_ludus"));
+    let db = dir.join("example.db");
+    let token = ludus(&["user", "add", "bench"], &db);
+    let no_limit = ["--rate-limit", "1000000000"];
+    let serving = Serving::start(&me, &db, &[&["--workers", "2"][..], &no_limit].concat());
+    for name in ludus_testkit::example_bots("planet-wars") {
+        let path = ludus_testkit::bot(&name);
+        let out = Command::new(&me)
+            .args(["submit"])
+            .arg(&path)
+            .args(["--name", &name, "--game", "planet-wars", "--server"])
+            .args([&serving.url, "--token", &token])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // Placement series first: the ladder's steady state is after them.
+    let warm = Instant::now();
+    while played(&db) < 30 {
+        assert!(warm.elapsed() < Duration::from_secs(120), "no match played");
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    let page = format!("{}/games/planet-wars", serving.url);
+    let api = format!("{}/api/games/planet-wars/leaderboard", serving.url);
+    let window = |what: &str, load: Option<&str>| {
+        let (n0, t0) = (played(&db), Instant::now());
+        let rps = match load {
+            Some(url) => wrk(url, seconds),
+            None => {
+                std::thread::sleep(Duration::from_secs(seconds));
+                "-".to_string()
+            }
+        };
+        let rate = f64::from(played(&db) - n0) / t0.elapsed().as_secs_f64();
+        println!(
+            "workers 2, {what:<22} {rate:6.1} matches/s; requests: {rps}; load {}",
+            load_average()
+        );
+    };
+    window("no request", None);
+    window("leaderboard page load", Some(&page));
+    window("leaderboard API load", Some(&api));
+    let (hwm, rss) = serving.memory();
+    println!("workers 2: peak RSS {hwm:.0} MiB, RSS {rss:.0} MiB");
+    drop(serving);
+
+    let serving = Serving::start(&me, &db, &[&["--workers", "0"][..], &no_limit].concat());
+    let page = format!("{}/games/planet-wars", serving.url);
+    let api = format!("{}/api/games/planet-wars/leaderboard", serving.url);
+    let scheduled =
+        serde_json::from_str::<serde_json::Value>(&get(&api)).unwrap()["scheduled"].clone();
+    println!("workers 0, {scheduled} scheduled matches:");
+    println!(
+        "  leaderboard page: {}; load {}",
+        wrk(&page, seconds),
+        load_average()
+    );
+    println!(
+        "  leaderboard API:  {}; load {}",
+        wrk(&api, seconds),
+        load_average()
+    );
+    drop(serving);
+
+    let store = Store::connect_existing(&Location::File(db)).unwrap();
+    let id = store
+        .find_continuous_ladder("planet-wars")
+        .unwrap()
+        .unwrap();
+    let first = &store.results(id).unwrap()[0];
+    store.replay(&first.match_id).unwrap().unwrap()
+}
+
+/// Sequential GETs of `url`: median and slowest, in ms.
+fn timed(url: &str, n: usize) -> String {
+    let mut ms: Vec<f64> = (0..n)
+        .map(|_| {
+            let t = Instant::now();
+            get(url);
+            t.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect();
+    ms.sort_by(f64::total_cmp);
+    format!("median {:8.2} ms, max {:8.2} ms", ms[n / 2], ms[n - 1])
+}
+
+/// Part 2 against the server `ludus` on `db`.
+fn pages_at_size(ludus: &Path, db: &Path, args: &[&str], match_id: &str, seconds: u64) {
+    let serving = Serving::start(ludus, db, args);
+    let (hwm, _) = serving.memory();
+    println!("  started: peak RSS {hwm:.0} MiB");
+    let base = &serving.url;
+    for (what, path) in [
+        ("bot page", "/bots/bot-042".to_string()),
+        ("bot API", "/api/bots/bot-042".to_string()),
+        ("match page", format!("/matches/{match_id}")),
+        ("match API", format!("/api/matches/{}", &match_id[..16])),
+        ("leaderboard page", "/games/planet-wars".to_string()),
+        (
+            "leaderboard API",
+            "/api/games/planet-wars/leaderboard".to_string(),
+        ),
+    ] {
+        println!("  {what:<17} {}", timed(&format!("{base}{path}"), 10));
+    }
+    if args.contains(&"--rate-limit") {
+        for path in ["/games/planet-wars", "/api/games/planet-wars/leaderboard"] {
+            println!(
+                "  wrk {path}: {}; load {}",
+                wrk(&format!("{base}{path}"), seconds),
+                load_average()
+            );
+        }
+    }
+    let (hwm, rss) = serving.memory();
+    println!("  after the pages: peak RSS {hwm:.0} MiB, RSS {rss:.0} MiB");
+}
+
+/// Takes a copy of the store back to schema 4: the tables, index and
+/// column of schema 5 dropped, nothing else changed.
+fn schema_4_copy(db: &Path, to: &Path) {
+    std::fs::copy(db, to).unwrap();
+    rusqlite::Connection::open(to)
+        .unwrap()
+        .execute_batch(
+            "DROP TABLE match_seats; DROP INDEX results_by_match;
+             ALTER TABLE ladder_bots DROP COLUMN rated_matches;
+             ALTER TABLE ladder_bots DROP COLUMN scheduled_matches;
+             DELETE FROM ludus_schema_history WHERE version = 5;
+             PRAGMA user_version = 4;",
+        )
+        .unwrap();
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; this harness has no options of its own.
+    let seconds: u64 = env_or("LUDUS_BENCH_SECONDS", 20);
+    let bots: usize = env_or("LUDUS_BENCH_BOTS", 100);
+    let matches: u32 = env_or("LUDUS_BENCH_MATCHES", 100_000);
+    let dir = tempfile::tempdir().unwrap();
+    println!("# ludus serve, load {}", load_average());
+    let replay = serving_the_example_ladder(dir.path(), seconds);
+
+    let db = dir.path().join("large.db");
+    let t = Instant::now();
+    let wasm = std::fs::read(ludus_testkit::bot(
+        &ludus_testkit::example_bots("planet-wars")[0],
+    ))
+    .unwrap();
+    let mut store = Store::connect(&Location::File(db.clone())).unwrap();
+    let (ladder, _) = synthetic::populate(&mut store, &wasm, bots, matches, &replay);
+    drop(store);
+    let size = std::fs::metadata(&db).unwrap().len() as f64 / (1 << 20) as f64;
+    println!(
+        "{bots} bots, {matches} matches stored in {:.1} s ({size:.0} MiB); load {}",
+        t.elapsed().as_secs_f64(),
+        load_average()
+    );
+    // A match in the middle of the schedule.
+    let match_id = ludus_host::sha256_hex(format!("synthetic/{ladder}/{}", matches / 2).as_bytes());
+    let me = PathBuf::from(env!("CARGO_BIN_EXE_ludus"));
+    println!("this build, workers 0:");
+    pages_at_size(
+        &me,
+        &db,
+        &["--workers", "0", "--rate-limit", "1000000000"],
+        &match_id,
+        seconds,
+    );
+    if let Ok(baseline) = std::env::var("LUDUS_BENCH_BASELINE") {
+        let old = dir.path().join("schema4.db");
+        schema_4_copy(&db, &old);
+        println!("baseline {baseline} (schema 4), workers 0:");
+        pages_at_size(
+            Path::new(&baseline),
+            &old,
+            &["--workers", "0"],
+            &match_id,
+            seconds,
+        );
+    }
+    println!("# done, load {}", load_average());
+}

@@ -1,0 +1,133 @@
+//! What the server's tests share: a server on a fresh SQLite file with two
+//! accounts, requests through its router (no socket), a tiny bot.
+#![allow(dead_code)]
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use ludus_host::Sandbox;
+use ludus_leaderboard::store::{Location, Store};
+use ludus_server::{auth, router, AppState, ServerConfig};
+use serde_json::Value;
+use std::sync::Arc;
+use tower::ServiceExt;
+
+/// A Planet Wars bot that sends no fleet; `tag` makes its bytes its own,
+/// and `log` makes it write a line to stderr every turn.
+pub fn bot(tag: &str, log: bool) -> Vec<u8> {
+    let (import, call) = if log {
+        (
+            r#"(import "wasi_snapshot_preview1" "fd_write" (func $w (param i32 i32 i32 i32) (result i32)))"#,
+            "(drop (call $w (i32.const 2) (i32.const 100) (i32.const 1) (i32.const 300)))",
+        )
+    } else {
+        ("", "")
+    };
+    wat::parse_str(format!(
+        r#"(module {import}
+  (memory (export "memory") 1)
+  (data (i32.const 16) "{{\"moves\":[]}}")
+  (data (i32.const 100) "\c8\00\00\00\0b\00\00\00")
+  (data (i32.const 200) "secret line")
+  (data (i32.const 400) "{tag}")
+  (func (export "ludus_alloc") (param i32) (result i32) (i32.const 1024))
+  (func (export "act") (param i32 i32) (result i64)
+    {call}
+    (i64.or (i64.shl (i64.const 16) (i64.const 32)) (i64.const 12))))"#
+    ))
+    .unwrap()
+}
+
+pub struct Server {
+    _dir: tempfile::TempDir,
+    pub db: Location,
+    pub state: AppState,
+    pub alice: String,
+    pub bob: String,
+}
+
+pub fn server(configure: impl FnOnce(&mut ServerConfig)) -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Location::File(dir.path().join("ludus.db"));
+    let mut store = Store::connect(&db).unwrap();
+    let alice = auth::add_user(&mut store, "alice", "2026-01-01T00:00:00Z")
+        .unwrap()
+        .unwrap();
+    let bob = auth::add_user(&mut store, "bob", "2026-01-01T00:00:00Z")
+        .unwrap()
+        .unwrap();
+    assert!(auth::add_user(&mut store, "bob", "now").unwrap().is_none());
+    let mut config = ServerConfig::new(db.clone());
+    config.workers = 0;
+    configure(&mut config);
+    let state = AppState::new(config, store, Arc::new(Sandbox::new().unwrap()));
+    Server {
+        _dir: dir,
+        db,
+        state,
+        alice,
+        bob,
+    }
+}
+
+impl Server {
+    pub async fn send(&self, req: Request<Body>) -> (StatusCode, String) {
+        let res = router(self.state.clone()).oneshot(req).await.unwrap();
+        let status = res.status();
+        let body = res.into_body().collect().await.unwrap().to_bytes();
+        (status, String::from_utf8_lossy(&body).into_owned())
+    }
+
+    pub async fn get(&self, uri: &str, token: Option<&str>) -> (StatusCode, String) {
+        let mut req = Request::get(uri);
+        if let Some(t) = token {
+            req = req.header("Authorization", format!("Bearer {t}"));
+        }
+        self.send(req.body(Body::empty()).unwrap()).await
+    }
+
+    pub async fn post(
+        &self,
+        uri: &str,
+        token: Option<&str>,
+        body: Vec<u8>,
+    ) -> (StatusCode, String) {
+        let mut req = Request::post(uri);
+        if let Some(t) = token {
+            req = req.header("Authorization", format!("Bearer {t}"));
+        }
+        self.send(req.body(Body::from(body)).unwrap()).await
+    }
+
+    /// Uploads a Planet Wars bot.
+    pub async fn upload(
+        &self,
+        name: &str,
+        token: Option<&str>,
+        wasm: Vec<u8>,
+    ) -> (StatusCode, String) {
+        self.upload_to("planet-wars", name, token, wasm).await
+    }
+
+    pub async fn upload_to(
+        &self,
+        game: &str,
+        name: &str,
+        token: Option<&str>,
+        wasm: Vec<u8>,
+    ) -> (StatusCode, String) {
+        let uri = format!(
+            "/api/bots?name={}&game={game}",
+            ludus_server::pages::url_part(name)
+        );
+        self.post(&uri, token, wasm).await
+    }
+}
+
+pub fn json(body: &str) -> Value {
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
+}
+
+pub fn error_code(body: &str) -> String {
+    json(body)["error"]["code"].as_str().unwrap().to_string()
+}

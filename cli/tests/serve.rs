@@ -8,11 +8,12 @@
 
 mod common;
 
-use common::serving::{get_json, serve};
-use common::{bot, ludus, text};
+use common::serving::{get_json, serve, Serving};
+use common::{bot, ludus, ludus_cmd, text};
 use ludus_testkit::cdp::Browser;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 const SCRIPT: &str = "<script>alert(1)</script>";

@@ -18,10 +18,13 @@
 #[path = "../../server/tests/support/synthetic.rs"]
 mod synthetic;
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use common::Serving;
 use ludus_leaderboard::store::{Location, Store};
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
@@ -31,56 +34,29 @@ fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
         .unwrap_or(default)
 }
 
-/// A `ludus serve` process, stopped with SIGTERM when dropped.
-struct Serving {
-    child: Child,
-    url: String,
+/// `ludus serve` of the binary `ludus` on `db`, on a loopback port.
+fn start(ludus: &Path, db: &Path, args: &[&str]) -> Serving {
+    let mut serve = Command::new(ludus);
+    serve
+        .args(["serve", "--listen", "127.0.0.1:0", "--db"])
+        .arg(db)
+        .args(args)
+        .env("RUST_LOG", "warn");
+    Serving::start(serve)
 }
 
-impl Serving {
-    fn start(ludus: &Path, db: &Path, args: &[&str]) -> Serving {
-        let mut child = Command::new(ludus)
-            .args(["serve", "--listen", "127.0.0.1:0", "--db"])
-            .arg(db)
-            .args(args)
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("ludus serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.as_mut().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let url = line
-            .trim()
-            .strip_prefix("ludus serve: listening on ")
-            .unwrap_or_else(|| panic!("unexpected first line: {line}"))
-            .to_string();
-        Serving { child, url }
-    }
-
-    /// Peak and current resident memory, in MiB (VmHWM, VmRSS).
-    fn memory(&self) -> (f64, f64) {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
-        let field = |name: &str| {
-            status
-                .lines()
-                .find_map(|l| l.strip_prefix(name))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
-                .unwrap_or(f64::NAN)
-                / 1024.0
-        };
-        (field("VmHWM:"), field("VmRSS:"))
-    }
-}
-
-impl Drop for Serving {
-    fn drop(&mut self) {
-        let _ = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status();
-        let _ = self.child.wait();
-    }
+/// Peak and current resident memory, in MiB (VmHWM, VmRSS).
+fn memory(serving: &Serving) -> (f64, f64) {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", serving.child.id())).unwrap();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+            .unwrap_or(f64::NAN)
+            / 1024.0
+    };
+    (field("VmHWM:"), field("VmRSS:"))
 }
 
 fn get(url: &str) -> String {
@@ -155,7 +131,7 @@ fn serving_the_example_ladder(dir: &Path, seconds: u64) -> Vec<u8> {
     let db = dir.join("example.db");
     let token = ludus(&["user", "add", "bench"], &db);
     let no_limit = ["--rate-limit", "1000000000"];
-    let serving = Serving::start(&me, &db, &[&["--workers", "2"][..], &no_limit].concat());
+    let serving = start(&me, &db, &[&["--workers", "2"][..], &no_limit].concat());
     for name in ludus_testkit::example_bots("planet-wars") {
         let path = ludus_testkit::bot(&name);
         let out = Command::new(&me)
@@ -197,11 +173,11 @@ fn serving_the_example_ladder(dir: &Path, seconds: u64) -> Vec<u8> {
     window("no request", None);
     window("leaderboard page load", Some(&page));
     window("leaderboard API load", Some(&api));
-    let (hwm, rss) = serving.memory();
+    let (hwm, rss) = memory(&serving);
     println!("workers 2: peak RSS {hwm:.0} MiB, RSS {rss:.0} MiB");
     drop(serving);
 
-    let serving = Serving::start(&me, &db, &[&["--workers", "0"][..], &no_limit].concat());
+    let serving = start(&me, &db, &[&["--workers", "0"][..], &no_limit].concat());
     let page = format!("{}/games/planet-wars", serving.url);
     let api = format!("{}/api/games/planet-wars/leaderboard", serving.url);
     let scheduled =
@@ -243,8 +219,8 @@ fn timed(url: &str, n: usize) -> String {
 
 /// Part 2 against the server `ludus` on `db`.
 fn pages_at_size(ludus: &Path, db: &Path, args: &[&str], match_id: &str, seconds: u64) {
-    let serving = Serving::start(ludus, db, args);
-    let (hwm, _) = serving.memory();
+    let serving = start(ludus, db, args);
+    let (hwm, _) = memory(&serving);
     println!("  started: peak RSS {hwm:.0} MiB");
     let base = &serving.url;
     for (what, path) in [
@@ -269,7 +245,7 @@ fn pages_at_size(ludus: &Path, db: &Path, args: &[&str], match_id: &str, seconds
             );
         }
     }
-    let (hwm, rss) = serving.memory();
+    let (hwm, rss) = memory(&serving);
     println!("  after the pages: peak RSS {hwm:.0} MiB, RSS {rss:.0} MiB");
 }
 

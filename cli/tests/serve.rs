@@ -8,8 +8,7 @@
 
 mod common;
 
-use common::serving::{get_json, serve, Serving};
-use common::{bot, ludus, ludus_cmd, text};
+use common::{bot, get_json, ludus, ludus_cmd, serve, text, Serving};
 use ludus_testkit::cdp::Browser;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -201,7 +200,23 @@ fn a_served_ladder_rates_uploaded_bots_and_shows_them_in_a_browser() {
 
     // SIGTERM: the server stops by itself, having finished its matches.
     let mut server = server;
-    let status = server.terminate(Duration::from_secs(120));
+    let pid = server.child.id().to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = server.child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "the server did not stop"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
     assert!(status.success(), "{status}");
     let status = ludus(
         &["ladder", "status", "--game", "planet-wars", "--db", db],
@@ -243,7 +258,7 @@ fn on_postgres_two_remote_workers_play_what_the_server_schedules() {
     let db = cluster.create_database();
     let dir = tempfile::tempdir().unwrap();
     let token = add_alice(dir.path(), &["--db", &db]);
-    let server = serve(dir.path(), &["--db", &db, "--workers", "0"]);
+    let mut server = serve(dir.path(), &["--db", &db, "--workers", "0"]);
     // Started before any bot exists: they wait for the ladder to appear.
     let workers: Vec<Worker> = (0..2).map(|n| Worker::spawn(dir.path(), &db, n)).collect();
     let bots = submit_examples(dir.path(), &server, &token);
@@ -277,5 +292,11 @@ fn on_postgres_two_remote_workers_play_what_the_server_schedules() {
     );
 
     check_pages(&server, &id, "postgres");
+    // SIGTERM on PostgreSQL: a clean stop (the store's client closed off
+    // the async runtime, where closing it would panic).
+    let status = server
+        .stop()
+        .expect("the server stops within half a minute");
+    assert!(status.success(), "ludus serve ended with {status}");
     verify_and_recompute(dir.path(), &db, &id);
 }

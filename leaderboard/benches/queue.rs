@@ -14,7 +14,7 @@
 use ludus_host::{Limits, Sandbox};
 use ludus_leaderboard::ladder::{self, LadderSpec};
 use ludus_leaderboard::schedule::{Kind, ScheduledMatch};
-use ludus_leaderboard::store::{Location, MatchResult, Needs, NewLadder, Store};
+use ludus_leaderboard::store::{ClaimNext, Location, MatchResult, Needs, NewLadder, Store};
 use ludus_leaderboard::worker::{self, WorkerOptions};
 use ludus_testkit::postgres::{Cluster, Durability};
 use std::time::{Duration, Instant};
@@ -36,6 +36,16 @@ fn main() {
     let dir = tempfile::tempdir().unwrap();
     let sqlite = |tag: &str| Location::File(dir.path().join(format!("{tag}.db")));
 
+    // A match's CPU time, to set coordination against: the example bots'
+    // ladder in one thread (its own coordination, on SQLite, included).
+    let sandbox = Sandbox::new().unwrap();
+    one_process(&sqlite("warm-up"), &sandbox, 1);
+    let (_, match_cpu) = one_process(&sqlite("cpu"), &sandbox, 1);
+    let match_cpu = match_cpu / 48;
+    println!(
+        "a Planet Wars match of the example bots: {:.1} ms of CPU",
+        match_cpu.as_secs_f64() * 1e3
+    );
     println!("coordination per match (a worker of 2 threads in its steady state: each result, with a {REPLAY_BYTES}-byte replay, committed and the next match claimed), {TIMED} matches timed:");
     for scheduled in [1_000u32, 100_000] {
         for step in [Step::Fused, Step::Separate] {
@@ -43,22 +53,22 @@ fn main() {
                 ("SQLite", sqlite(&format!("q{scheduled}{step:?}"))),
                 ("PostgreSQL", Location::Postgres(cluster.create_database())),
             ] {
-                let (per_match, bytes_per_match) =
-                    coordination(&location, scheduled, step, &cluster);
+                let c = coordination(&location, scheduled, step, &cluster);
                 println!(
-                    "  {name:<10} {scheduled:>7} scheduled, {step:<8?}: {:>7.0} µs per match; database grows {:.1} KiB per match",
-                    per_match.as_secs_f64() * 1e6,
-                    bytes_per_match / 1024.0
+                    "  {name:<10} {scheduled:>7} scheduled, {step:<8?}: {:>5.0} µs per match from call to answer; {:>4.0} µs of CPU ({:.2}% of a match's); database grows {:.1} KiB per match",
+                    c.wall.as_secs_f64() * 1e6,
+                    c.cpu.as_secs_f64() * 1e6,
+                    100.0 * c.cpu.as_secs_f64() / match_cpu.as_secs_f64(),
+                    c.bytes / 1024.0
                 );
             }
         }
     }
 
     println!("one ladder: round robin of the 3 example bots, 8 rounds (48 matches):");
-    let sandbox = Sandbox::new().unwrap();
     for threads in [1, 2] {
         let location = sqlite(&format!("single{threads}"));
-        let secs = one_process(&location, &sandbox, threads);
+        let (secs, _) = one_process(&location, &sandbox, threads);
         println!(
             "  SQLite, one process, {threads} thread(s): {secs:.2} s, {:.1} matches/s",
             48.0 / secs
@@ -98,23 +108,35 @@ fn spec(store: &Store) -> LadderSpec {
     }
 }
 
-/// Seconds to play the ladder in one process of `threads` threads.
-fn one_process(location: &Location, sandbox: &Sandbox, threads: usize) -> f64 {
+/// Seconds to play the ladder in one process of `threads` threads, and
+/// the CPU time it took.
+fn one_process(location: &Location, sandbox: &Sandbox, threads: usize) -> (f64, Duration) {
     let mut store = store_with_examples(location);
     let spec = spec(&store);
+    let cpu = process_cpu();
     let start = Instant::now();
     ladder::run(&mut store, sandbox, &spec, threads, |_| {}).unwrap();
-    start.elapsed().as_secs_f64()
+    (start.elapsed().as_secs_f64(), process_cpu() - cpu)
 }
 
 /// Seconds for `workers` workers, each its own connection, to play the
-/// ladder once its schedule is stored.
+/// ladder once its schedule is stored: until its last result is in (a
+/// worker left without a match to claim looks again only every two
+/// seconds, the poll of the default lease, before it stops).
 fn workers_on(location: &Location, workers: usize) -> f64 {
     let mut store = store_with_examples(location);
     let spec = spec(&store);
     let id = ladder::create(&mut store, &spec).unwrap();
     let start = Instant::now();
+    let mut secs = 0.0;
     std::thread::scope(|s| {
+        s.spawn(|| {
+            let watcher = Store::connect(location).unwrap();
+            while watcher.remaining(id).unwrap() > 0 {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            secs = start.elapsed().as_secs_f64();
+        });
         for _ in 0..workers {
             s.spawn(|| {
                 let mut store = Store::connect(location).unwrap();
@@ -127,7 +149,6 @@ fn workers_on(location: &Location, workers: usize) -> f64 {
             });
         }
     });
-    let secs = start.elapsed().as_secs_f64();
     assert_eq!(store.results(id).unwrap().len(), 48);
     secs
 }
@@ -148,7 +169,7 @@ fn coordination(
     scheduled: u32,
     step: Step,
     cluster: &Cluster,
-) -> (Duration, f64) {
+) -> Coordination {
     let mut store = Store::connect(location).unwrap();
     let mut bots = Vec::new();
     for (name, wasm) in [
@@ -203,16 +224,38 @@ fn coordination(
             })
             .collect()
     };
+    let replays: Vec<Vec<u8>> = (0..TIMED).map(replay).collect();
+    // The CPU the coordination takes: this thread's, and on PostgreSQL the
+    // server process that serves this connection.
+    let backend = match location {
+        Location::File(_) => None,
+        Location::Postgres(url) => Some(
+            cluster
+                .psql(
+                    url,
+                    "SELECT pid FROM pg_stat_activity WHERE datname = current_database()
+                     AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
+                )
+                .trim()
+                .parse::<u32>()
+                .expect("the store's one connection"),
+        ),
+    };
+    let cpu = || {
+        cpu_ns("/proc/thread-self/schedstat")
+            + backend.map_or(0, |pid| cpu_ns(&format!("/proc/{pid}/schedstat")))
+    };
     let size_before = database_bytes(location, cluster);
     // A worker of two threads in its steady state: it holds two matches;
     // when one is played, its result goes in and the next match comes out.
     let mut held: std::collections::VecDeque<_> = store.claim(worker, id, 2, lease).unwrap().into();
     let mut spent = Duration::ZERO;
+    let cpu_before = cpu();
     for done in 0..TIMED {
         let c = held
             .pop_front()
             .expect("a ladder longer than the timed matches");
-        let gz = replay(done);
+        let gz = &replays[done as usize];
         let result = MatchResult {
             index: c.index,
             match_id: format!("{id}-{:08}", c.index),
@@ -222,27 +265,73 @@ fn coordination(
             turns: 207,
             reason: "elimination".into(),
             aborted: None,
-            replay_sha256: ludus_host::sha256_hex(&gz),
+            replay_sha256: ludus_host::sha256_hex(gz),
         };
         let start = Instant::now();
         let next = match step {
             Step::Fused => {
                 store
-                    .commit_and_claim(worker, id, &result, &gz, id, 1, lease)
+                    .commit_and_claim(
+                        worker,
+                        id,
+                        &result,
+                        gz,
+                        &ClaimNext {
+                            ladder: id,
+                            n: 1,
+                            lease,
+                        },
+                    )
                     .unwrap()
                     .1
             }
             Step::Separate => {
-                store.commit(worker, id, &result, &gz).unwrap();
+                store.commit(worker, id, &result, gz).unwrap();
                 store.claim(worker, id, 1, lease).unwrap()
             }
         };
         spent += start.elapsed();
         held.extend(next);
     }
+    let cpu_spent = cpu() - cpu_before;
     drop(store);
     let grown = database_bytes(location, cluster).saturating_sub(size_before);
-    (spent / TIMED, grown as f64 / TIMED as f64)
+    Coordination {
+        wall: spent / TIMED,
+        cpu: Duration::from_nanos(cpu_spent / TIMED as u64),
+        bytes: grown as f64 / TIMED as f64,
+    }
+}
+
+/// What coordination costs a match.
+struct Coordination {
+    /// From the call to its answer.
+    wall: Duration,
+    /// CPU time of the worker's thread and of its database server process.
+    cpu: Duration,
+    /// Database growth.
+    bytes: f64,
+}
+
+/// A thread's or a process's CPU time so far, in ns, from its `schedstat`.
+fn cpu_ns(path: &str) -> u64 {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or_else(|| panic!("{path} gives the CPU time"))
+}
+
+/// This process's CPU time so far (every thread's, ended ones included).
+fn process_cpu() -> Duration {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap();
+    // The fields after the command's parenthesised name; utime and stime
+    // are the 14th and 15th, in ticks of 1/100 s.
+    let rest = &stat[stat.rfind(')').unwrap() + 2..];
+    let f: Vec<u64> = rest
+        .split_whitespace()
+        .map(|x| x.parse().unwrap_or(0))
+        .collect();
+    Duration::from_millis((f[11] + f[12]) * 10)
 }
 
 /// The database's size on disk (SQLite: after a checkpoint of its WAL).

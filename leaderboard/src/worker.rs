@@ -11,7 +11,7 @@
 //! module cache of its machine).
 
 use crate::ladder::{apply_ratings, LadderError};
-use crate::store::{queue, Claimed, Committed, LadderRecord, MatchResult, Needs, Store};
+use crate::store::{queue, ClaimNext, Claimed, Committed, LadderRecord, MatchResult, Needs, Store};
 use ludus_host::{BotModule, Limits, MatchSpec, Sandbox};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -99,7 +99,10 @@ struct Job {
 struct Played {
     ladder: i64,
     index: u32,
-    outcome: Result<(MatchResult, Vec<u8>), LadderError>,
+    /// `None` for a match that waited in the pool's queue until the worker
+    /// was stopping: not started, it goes back with the worker's other
+    /// leases when the worker stops, without spending an attempt.
+    outcome: Option<Result<(MatchResult, Vec<u8>), LadderError>>,
 }
 
 /// What a worker knows of a ladder it plays.
@@ -165,6 +168,11 @@ struct Run<'a> {
 impl Run<'_> {
     fn run(&mut self, on_progress: &mut impl FnMut(&Progress)) -> Result<(), LadderError> {
         let threads = self.options.threads.max(1);
+        // One match more than threads: it waits in the pool's queue, so a
+        // thread that finishes starts its next match at once while the
+        // result goes in and the next claim comes back; the database's
+        // round trips are off the matches' path.
+        let held = threads + 1;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
@@ -196,18 +204,20 @@ impl Run<'_> {
             }
             let spawn = |job: Job| {
                 let tx = tx.clone();
+                let stop = self.options.stop.clone();
                 pool.spawn(move || {
+                    let stopped = stop.is_some_and(|s| s.load(Ordering::Relaxed));
                     let played = Played {
                         ladder: job.claimed.ladder,
                         index: job.claimed.index,
-                        outcome: play(&job),
+                        outcome: (!stopped).then(|| play(&job)),
                     };
                     // The receiver only goes away when the worker stops.
                     let _ = tx.send(played);
                 });
             };
-            if in_flight < threads && !stopping {
-                for job in self.claim(threads - in_flight)? {
+            if in_flight < held && !stopping {
+                for job in self.claim(held.saturating_sub(in_flight))? {
                     in_flight += 1;
                     spawn(job);
                 }
@@ -223,7 +233,11 @@ impl Run<'_> {
                     in_flight -= 1;
                     // The freed thread's next match comes back with the
                     // commit, in the same round trip.
-                    let want = if stopping { 0 } else { threads - in_flight };
+                    let want = if stopping {
+                        0
+                    } else {
+                        held.saturating_sub(in_flight)
+                    };
                     for job in self.commit(played, want, on_progress)? {
                         in_flight += 1;
                         spawn(job);
@@ -468,8 +482,9 @@ impl Run<'_> {
         on_progress: &mut impl FnMut(&Progress),
     ) -> Result<Vec<Job>, LadderError> {
         let (result, replay_gz) = match played.outcome {
-            Ok(r) => r,
-            Err(e) => {
+            None => return Ok(Vec::new()),
+            Some(Ok(r)) => r,
+            Some(Err(e)) => {
                 // A host problem, not a bot's: the match goes back to the
                 // queue; after a few such attempts it is void.
                 tracing::warn!(
@@ -491,9 +506,11 @@ impl Run<'_> {
             played.ladder,
             &result,
             &replay_gz,
-            claim_from,
-            want,
-            self.options.lease,
+            &ClaimNext {
+                ladder: claim_from,
+                n: want,
+                lease: self.options.lease,
+            },
         )?;
         match committed {
             Committed::Recorded => {

@@ -8,7 +8,7 @@
 use ludus_leaderboard::ladder;
 use ludus_leaderboard::schedule::ScheduledMatch;
 use ludus_leaderboard::store::{
-    Committed, Location, MatchResult, Needs, NewLadder, Store, StoreError, MAX_ATTEMPTS,
+    ClaimNext, Committed, Location, MatchResult, Needs, NewLadder, Store, StoreError, MAX_ATTEMPTS,
 };
 use std::time::Duration;
 
@@ -304,7 +304,17 @@ fn a_commit_claims_the_next_matches_in_the_same_step(db: Db) {
     // Match 0's lease ran out while it was played: it is committed, and the
     // claim passes over it and takes match 1 back with match 2.
     let (committed, next) = store
-        .commit_and_claim(w1, id, &result(0, "r0"), b"gz0", id, 2, SHORT)
+        .commit_and_claim(
+            w1,
+            id,
+            &result(0, "r0"),
+            b"gz0",
+            &ClaimNext {
+                ladder: id,
+                n: 2,
+                lease: SHORT,
+            },
+        )
         .unwrap();
     assert_eq!(committed, Committed::Recorded);
     assert_eq!(indices(&next), vec![1, 2]);
@@ -317,7 +327,17 @@ fn a_commit_claims_the_next_matches_in_the_same_step(db: Db) {
     // A late copy of match 0's result, with a claim of nothing: compared,
     // and the same.
     let (late, none) = store
-        .commit_and_claim(w2, id, &result(0, "r0"), b"gz0", id, 0, LEASE)
+        .commit_and_claim(
+            w2,
+            id,
+            &result(0, "r0"),
+            b"gz0",
+            &ClaimNext {
+                ladder: id,
+                n: 0,
+                lease: LEASE,
+            },
+        )
         .unwrap();
     assert_eq!((late, none.len()), (Committed::Same, 0));
     // A step that finds nothing left to claim still commits.
@@ -328,13 +348,33 @@ fn a_commit_claims_the_next_matches_in_the_same_step(db: Db) {
     // A result for a match the ladder does not have is refused, and the
     // step claims nothing.
     assert!(matches!(
-        store.commit_and_claim(w2, id, &result(9, "r"), b"gz", id, 1, LEASE),
+        store.commit_and_claim(
+            w2,
+            id,
+            &result(9, "r"),
+            b"gz",
+            &ClaimNext {
+                ladder: id,
+                n: 1,
+                lease: LEASE
+            }
+        ),
         Err(StoreError::UnknownIndex { index: 9, .. })
     ));
     let rest = store.claim(w2, id, 5, LEASE).unwrap();
     assert_eq!(indices(&rest), vec![4, 5]);
     let (done, more) = store
-        .commit_and_claim(w2, id, &result(4, "r"), b"gz", id, 3, LEASE)
+        .commit_and_claim(
+            w2,
+            id,
+            &result(4, "r"),
+            b"gz",
+            &ClaimNext {
+                ladder: id,
+                n: 3,
+                lease: LEASE,
+            },
+        )
         .unwrap();
     assert_eq!((done, more.len()), (Committed::Recorded, 0), "5 is held");
     store.commit(w2, id, &result(5, "r"), b"gz").unwrap();
@@ -345,7 +385,17 @@ fn a_commit_claims_the_next_matches_in_the_same_step(db: Db) {
     let mine = ladder(&mut store, 3);
     assert_eq!(indices(&store.claim(w2, mine, 1, LEASE).unwrap()), vec![0]);
     let (recorded, there) = store
-        .commit_and_claim(w2, mine, &result(0, "m"), b"gz", other, 1, LEASE)
+        .commit_and_claim(
+            w2,
+            mine,
+            &result(0, "m"),
+            b"gz",
+            &ClaimNext {
+                ladder: other,
+                n: 1,
+                lease: LEASE,
+            },
+        )
         .unwrap();
     assert_eq!(recorded, Committed::Recorded);
     assert_eq!(

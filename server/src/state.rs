@@ -10,6 +10,7 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use ludus_host::Sandbox;
 use ludus_leaderboard::continuous::ContinuousConfig;
 use ludus_leaderboard::store::{Location, Store};
+use std::mem::ManuallyDrop;
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
 use std::sync::atomic::AtomicBool;
@@ -60,11 +61,26 @@ pub struct AppState(Arc<Inner>);
 
 struct Inner {
     config: ServerConfig,
-    store: Mutex<Store>,
+    /// Dropped by hand, see `Drop for Inner`.
+    store: ManuallyDrop<Mutex<Store>>,
     sandbox: Arc<Sandbox>,
     checks: Semaphore,
     limiter: DefaultKeyedRateLimiter<String>,
     stopping: Arc<AtomicBool>,
+}
+
+impl Drop for Inner {
+    /// A PostgreSQL client closes by blocking on a runtime of its own, which
+    /// panics on a thread of the server's; the last handle may go on one,
+    /// so the store is closed on a thread of its own.
+    fn drop(&mut self) {
+        // SAFETY: `store` is not used again; this is the one place it is
+        // taken.
+        let store = unsafe { ManuallyDrop::take(&mut self.store) };
+        std::thread::scope(|s| {
+            s.spawn(move || drop(store));
+        });
+    }
 }
 
 impl AppState {
@@ -84,7 +100,7 @@ impl AppState {
         AppState(Arc::new(Inner {
             checks: Semaphore::new(config.checks_at_once.max(1)),
             config,
-            store: Mutex::new(store),
+            store: ManuallyDrop::new(Mutex::new(store)),
             sandbox,
             limiter: RateLimiter::keyed(quota),
             stopping: Arc::new(AtomicBool::new(false)),

@@ -1,10 +1,10 @@
 //! Running the `ludus` binary as a user does, in a scratch directory.
 #![allow(dead_code)]
 
-pub mod serving;
-
+use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 pub fn ludus_cmd(args: &[&str], dir: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_ludus"));
@@ -64,4 +64,82 @@ pub fn submit_to(dir: &Path, db: &str, file: &str, name: &str) {
         dir,
     );
     assert!(o.status.success(), "{}", text(&o));
+}
+
+/// A `ludus serve` process on a loopback port; stopped when dropped, with
+/// SIGTERM (it finishes its matches in hand), killed if it has not ended
+/// within half a minute.
+pub struct Serving {
+    pub child: Child,
+    pub url: String,
+}
+
+impl Serving {
+    /// Starts `serve`, a `ludus serve --listen 127.0.0.1:0 …` command, and
+    /// reads the address it listens on from its first line.
+    pub fn start(mut serve: Command) -> Serving {
+        let mut child = serve
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("ludus serve starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.as_mut().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let url = line
+            .trim()
+            .strip_prefix("ludus serve: listening on ")
+            .unwrap_or_else(|| panic!("unexpected first line: {line}"))
+            .to_string();
+        Serving { child, url }
+    }
+}
+
+impl Serving {
+    /// Stops the server with SIGTERM; how it ended, `None` when it had to
+    /// be killed after half a minute.
+    pub fn stop(&mut self) -> Option<std::process::ExitStatus> {
+        if let Ok(Some(status)) = self.child.try_wait() {
+            return Some(status);
+        }
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let start = Instant::now();
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return Some(status),
+                Ok(None) if start.elapsed() < Duration::from_secs(30) => {
+                    std::thread::sleep(Duration::from_millis(20))
+                }
+                _ => {
+                    let _ = self.child.kill();
+                    let _ = self.child.wait();
+                    return None;
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Starts `ludus serve --listen 127.0.0.1:0` in `dir` with `args`.
+pub fn serve(dir: &Path, args: &[&str]) -> Serving {
+    let mut all = vec!["serve", "--listen", "127.0.0.1:0"];
+    all.extend_from_slice(args);
+    Serving::start(ludus_cmd(&all, dir))
+}
+
+pub fn get_json(url: &str) -> serde_json::Value {
+    ureq::get(url)
+        .call()
+        .unwrap_or_else(|e| panic!("GET {url}: {e}"))
+        .into_body()
+        .read_json()
+        .unwrap()
 }

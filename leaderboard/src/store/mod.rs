@@ -31,7 +31,7 @@ use std::time::Duration;
 
 pub use platform::{elo_history, EloHistory, SeatedMatch};
 pub use queue::{
-    Claimed, Committed, IntegrityEvent, LadderStatus, Needs, WorkerInfo, MAX_ATTEMPTS,
+    ClaimNext, Claimed, Committed, IntegrityEvent, LadderStatus, Needs, WorkerInfo, MAX_ATTEMPTS,
 };
 
 /// How long a write waits for another writer before giving up.

@@ -123,6 +123,15 @@ pub struct Claimed {
     pub verify: bool,
 }
 
+/// What a worker's step claims with its commit: up to `n` matches of
+/// `ladder`, under a lease of `lease`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClaimNext {
+    pub ladder: i64,
+    pub n: usize,
+    pub lease: Duration,
+}
+
 /// What became of a committed result.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Committed {
@@ -482,17 +491,14 @@ impl Store {
         result: &MatchResult,
         replay_gz: &[u8],
     ) -> Result<Committed, StoreError> {
+        let nothing = ClaimNext {
+            ladder,
+            n: 0,
+            lease: Duration::ZERO,
+        };
         if self.is_postgres()
             && self
-                .commit_first_and_claim(
-                    worker,
-                    ladder,
-                    result,
-                    replay_gz,
-                    ladder,
-                    0,
-                    Duration::ZERO,
-                )?
+                .commit_first_and_claim(worker, ladder, result, replay_gz, &nothing)?
                 .0
         {
             return Ok(Committed::Recorded);
@@ -500,27 +506,23 @@ impl Store {
         self.commit_compared(worker, ladder, result, replay_gz)
     }
 
-    /// Commits a result to `ladder` as [`Store::commit`] does, and claims up
-    /// to `n` matches of ladder `claim_from` (the same or another) as
-    /// [`Store::claim`] does: a worker's step when one of its threads
-    /// finishes a match. On PostgreSQL the two are one statement, one round
+    /// Commits a result to `ladder` as [`Store::commit`] does, and claims
+    /// `next` as [`Store::claim`] does (from the same ladder or another): a
+    /// worker's step when one of its threads finishes a match. On PostgreSQL the two are one statement, one round
     /// trip, when the result is the match's first (the usual case); a
     /// result that arrived before it is then compared in a transaction of
     /// its own.
-    #[allow(clippy::too_many_arguments)]
     pub fn commit_and_claim(
         &mut self,
         worker: i64,
         ladder: i64,
         result: &MatchResult,
         replay_gz: &[u8],
-        claim_from: i64,
-        n: usize,
-        lease: Duration,
+        next: &ClaimNext,
     ) -> Result<(Committed, Vec<Claimed>), StoreError> {
         if self.is_postgres() {
-            let (first, claimed) = self
-                .commit_first_and_claim(worker, ladder, result, replay_gz, claim_from, n, lease)?;
+            let (first, claimed) =
+                self.commit_first_and_claim(worker, ladder, result, replay_gz, next)?;
             if first {
                 return Ok((Committed::Recorded, claimed));
             }
@@ -528,8 +530,8 @@ impl Store {
             return Ok((committed, claimed));
         }
         let committed = self.commit(worker, ladder, result, replay_gz)?;
-        let claimed = if n > 0 {
-            self.claim(worker, claim_from, n, lease)?
+        let claimed = if next.n > 0 {
+            self.claim(worker, next.ladder, next.n, next.lease)?
         } else {
             Vec::new()
         };
@@ -611,25 +613,22 @@ impl Store {
     /// done the result is not written here (it goes the longer way, which
     /// compares the results) but the claim is made; when the ladder has no
     /// such match, neither is.
-    #[allow(clippy::too_many_arguments)]
     fn commit_first_and_claim(
         &mut self,
         worker: i64,
         ladder: i64,
         result: &MatchResult,
         replay_gz: &[u8],
-        claim_from: i64,
-        n: usize,
-        lease: Duration,
+        next: &ClaimNext,
     ) -> Result<(bool, Vec<Claimed>), StoreError> {
         let mut params = result_values(ladder, result);
         params.extend([
             Value::from(worker),
             Value::from(replay_gz),
-            Value::from(ms(lease)),
+            Value::from(ms(next.lease)),
             Value::from(MAX_ATTEMPTS),
-            Value::from(n as i64),
-            Value::from(claim_from),
+            Value::from(next.n as i64),
+            Value::from(next.ladder),
         ]);
         // The match's row is locked first: a second result for it waits,
         // then finds it done, and writes nothing here. The claim passes
@@ -677,7 +676,7 @@ impl Store {
             .map_err(|e| self.err(e))?
             .flatten()
             == Some(0);
-        Ok((first, self.claimed_or_void(claim_from, rows)?))
+        Ok((first, self.claimed_or_void(next.ladder, rows)?))
     }
 
     /// The index before which every match of the ladder is done.
@@ -911,9 +910,12 @@ struct ClaimParams {
     except: Option<(usize, usize)>,
 }
 
-/// The claim on PostgreSQL as two common table expressions: `claimed`
-/// leases up to n claimable matches in schedule order, skipping rows other
-/// claims hold; `exhausted` says whether any open match ran out of attempts
+/// The claim on PostgreSQL as common table expressions: `picked`, up to n
+/// claimable matches in schedule order, skipping rows other claims hold,
+/// chosen once (as `UPDATE … WHERE idx IN (SELECT … LIMIT n FOR UPDATE
+/// SKIP LOCKED)` the planner may run the choice again for every row, each
+/// run passing over the rows the statement has just updated, and lease the
+/// whole ladder); `claimed`, those matches leased; `exhausted` says whether any open match ran out of attempts
 /// (those are voided afterwards, in a transaction of their own; the claim
 /// passes them over either way, so the same matches are claimed). Read
 /// with [`CLAIM_COLUMNS`] and [`CLAIM_FROM`]: one row per claimed match, or
@@ -931,14 +933,15 @@ fn claim_ctes(p: ClaimParams) -> String {
         format!("AND (ladder_id <> ${l} OR idx <> ${i}) AND EXISTS (SELECT 1 FROM m)")
     });
     format!(
-        "claimed AS (
-             UPDATE matches SET lease_owner = ${worker}, lease_until = {{now}} + ${lease}, attempts = attempts + 1
-             WHERE ladder_id = ${ladder} AND idx IN (
-                 SELECT idx FROM matches
-                 WHERE ladder_id = ${ladder} AND (done = 0 OR verify = 1) AND attempts < ${attempts} {except}
-                   AND (lease_until IS NULL OR lease_until < {{now}})
-                 ORDER BY idx LIMIT ${n} FOR UPDATE SKIP LOCKED)
-             RETURNING idx, grp, seed, seats, attempts, verify
+        "picked AS MATERIALIZED (
+             SELECT idx FROM matches
+             WHERE ladder_id = ${ladder} AND (done = 0 OR verify = 1) AND attempts < ${attempts} {except}
+               AND (lease_until IS NULL OR lease_until < {{now}})
+             ORDER BY idx LIMIT ${n} FOR UPDATE SKIP LOCKED
+         ), claimed AS (
+             UPDATE matches q SET lease_owner = ${worker}, lease_until = {{now}} + ${lease}, attempts = q.attempts + 1
+             FROM picked p WHERE q.ladder_id = ${ladder} AND q.idx = p.idx
+             RETURNING q.idx, q.grp, q.seed, q.seats, q.attempts, q.verify
          ), exhausted AS (
              SELECT EXISTS (
                  SELECT 1 FROM matches

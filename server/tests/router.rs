@@ -94,7 +94,7 @@ async fn only_the_owner_uploads_new_versions_or_retires_a_bot() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn uploads_are_validated_and_a_refusal_says_what_was_wrong() {
-    let s = server(|c| c.daily_uploads = 2);
+    let s = server(|_| {});
     let (status, body) = s.upload("junk", Some(&s.alice), b"not wasm".to_vec()).await;
     assert_eq!(
         (status, error_code(&body).as_str()),
@@ -121,16 +121,32 @@ async fn uploads_are_validated_and_a_refusal_says_what_was_wrong() {
     );
     let (status, _) = s.upload("\u{7}bell", Some(&s.alice), bot("x", false)).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    // Two good uploads fill the quota of two a day; refused ones do not count.
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_upload_attempt_counts_toward_the_daily_quota_refused_ones_too() {
+    let s = server(|c| c.daily_uploads = 3);
     for n in ["q1", "q2"] {
         let (status, body) = s.upload(n, Some(&s.alice), bot(n, false)).await;
         assert_eq!(status, StatusCode::CREATED, "{body}");
     }
+    // At the quota minus one: a refused bot takes the last upload.
+    let (status, body) = s.upload("junk", Some(&s.alice), b"not wasm".to_vec()).await;
+    assert_eq!(
+        (status, error_code(&body).as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, "refused"),
+        "{body}"
+    );
     let (status, body) = s.upload("q3", Some(&s.alice), bot("q3", false)).await;
     assert_eq!(
         (status, error_code(&body).as_str()),
-        (StatusCode::TOO_MANY_REQUESTS, "too_many")
+        (StatusCode::TOO_MANY_REQUESTS, "too_many"),
+        "{body}"
     );
+    assert!(body.contains("refused ones included"), "{body}");
+    // Answered 429 before validation: the refused attempt is not recorded.
+    let (status, _) = s.upload("q3", Some(&s.alice), bot("q3", false)).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
     let (status, _) = s.upload("q3", Some(&s.bob), bot("q3", false)).await;
     assert_eq!(status, StatusCode::CREATED, "the quota is per account");
 }

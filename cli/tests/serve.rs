@@ -198,7 +198,7 @@ fn a_served_ladder_rates_uploaded_bots_and_shows_them_in_a_browser() {
     let db = db.to_str().unwrap();
     verify_and_recompute(dir.path(), db, &id);
 
-    // SIGTERM: the server stops by itself, having finished its matches.
+    // SIGTERM: the server stops by itself, its matches in play released.
     let mut server = server;
     let pid = server.child.id().to_string();
     let killed = std::process::Command::new("kill")

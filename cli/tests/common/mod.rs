@@ -67,7 +67,7 @@ pub fn submit_to(dir: &Path, db: &str, file: &str, name: &str) {
 }
 
 /// A `ludus serve` process on a loopback port; stopped when dropped, with
-/// SIGTERM (it finishes its matches in hand), killed if it has not ended
+/// SIGTERM (it releases its matches in play), killed if it has not ended
 /// within half a minute.
 pub struct Serving {
     pub child: Child,

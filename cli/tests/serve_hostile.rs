@@ -17,6 +17,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 const GAME: &str = "planet-wars";
+/// Matches of 60 turns: the turncoat's attacks (turns 31 to 40) and the
+/// turns it is out, in matches that last seconds rather than minutes.
+const CONFIG: &str = r#"{"max_turns": 60}"#;
 
 /// What the server must answer to each bot of the corpus: accepted (`None`),
 /// or refused with a message that names what was wrong (these words).
@@ -232,6 +235,7 @@ fn the_hostile_corpus_uploaded_through_the_api_neither_stops_nor_slows_the_serve
     let dir = tempfile::tempdir().unwrap();
     let alice = user_add(dir.path(), "alice");
     let mallory = user_add(dir.path(), "mallory");
+    let began = Instant::now();
     let corpus = corpus();
     let mut names: Vec<&str> = corpus.iter().map(|(n, _)| n.as_str()).collect();
     names.sort();
@@ -242,7 +246,15 @@ fn the_hostile_corpus_uploaded_through_the_api_neither_stops_nor_slows_the_serve
         "every bot of the corpus has its expected answer"
     );
 
-    let mut server = serve(dir.path(), &["--workers", "2"]);
+    let mut server = serve(
+        dir.path(),
+        &[
+            "--workers",
+            "2",
+            "--game-config",
+            &format!("{GAME}={CONFIG}"),
+        ],
+    );
     let pid = server.child.id();
     let stop = Arc::new(AtomicBool::new(false));
     let watcher = watch(server.url.clone(), stop.clone());
@@ -286,6 +298,7 @@ fn the_hostile_corpus_uploaded_through_the_api_neither_stops_nor_slows_the_serve
         }
     }
     assert!(accepted.contains(&"turncoat"));
+    eprintln!("{:?}: the corpus uploaded", began.elapsed());
 
     // Wait until the turncoat has attacked in two matches, and the example
     // bots have finished six matches scheduled since the hostile bots came.
@@ -303,6 +316,7 @@ fn the_hostile_corpus_uploaded_through_the_api_neither_stops_nor_slows_the_serve
             .map(|(_, m)| m)
             .collect();
         if attacked.len() >= 2 && during.len() >= 6 {
+            eprintln!("{:?}: the hostile phase played", began.elapsed());
             break (attacked, during);
         }
         assert!(
@@ -412,22 +426,37 @@ fn the_hostile_corpus_uploaded_through_the_api_neither_stops_nor_slows_the_serve
     everyone.extend(&accepted);
     let reported = finished(&server.url, &everyone);
     let rated = get_json(&lb_url)["rated"].as_u64().unwrap();
+    // Rated matches of the example bots between themselves.
+    let between: Vec<String> = reported
+        .iter()
+        .filter(|(index, m)| {
+            **index < rated
+                && seats_of(m, &example_names).count() == m["seats"].as_array().unwrap().len()
+        })
+        .map(|(_, m)| m["match_id"].as_str().unwrap().to_string())
+        .collect();
+    assert!(!between.is_empty(), "{reported:#?}");
     let db_path = dir.path().join("ludus.db");
-    let held: Vec<i64> = {
+    // The matches in hand, with their attempts (this claim included).
+    let held: Vec<(i64, i64)> = {
         let db = rusqlite::Connection::open_with_flags(
             &db_path,
             rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
         )
         .unwrap();
         let mut q = db
-            .prepare("SELECT idx FROM matches WHERE lease_owner IS NOT NULL AND done = 0")
+            .prepare("SELECT idx, attempts FROM matches WHERE lease_owner IS NOT NULL AND done = 0")
             .unwrap();
-        q.query_map([], |r| r.get(0))
+        q.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
             .unwrap()
             .collect::<Result<_, _>>()
             .unwrap()
     };
-    let status = server.stop().expect("the server stops within half a minute");
+    let stopping = Instant::now();
+    let status = server
+        .stop()
+        .expect("the server stops within half a minute");
+    let stopped_in = stopping.elapsed();
     assert!(status.success(), "ludus serve ended with {status}");
 
     let db = rusqlite::Connection::open(&db_path).unwrap();
@@ -470,12 +499,32 @@ fn the_hostile_corpus_uploaded_through_the_api_neither_stops_nor_slows_the_serve
             .unwrap();
         assert_eq!(replays, 1, "{m}");
     }
-    for index in &held {
-        assert!(
-            stored.contains_key(&(*index as u64)),
-            "match {index} was in hand at SIGTERM and was not finished"
+    // A match in hand at SIGTERM was finished and committed, or released
+    // unfinished with its attempt given back.
+    let mut released = 0;
+    for (index, attempts) in &held {
+        if stored.contains_key(&(*index as u64)) {
+            continue;
+        }
+        let (done, after): (bool, i64) = db
+            .query_row(
+                "SELECT done, attempts FROM matches WHERE idx = ?1",
+                [index],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert!(!done, "match {index}");
+        assert_eq!(
+            after,
+            attempts - 1,
+            "match {index}: its attempt is given back"
         );
+        released += 1;
     }
+    eprintln!(
+        "SIGTERM: stopped in {stopped_in:?}; of the {} matches in hand, {released} released unfinished",
+        held.len()
+    );
     let leased: i64 = db
         .query_row(
             "SELECT COUNT(*) FROM matches WHERE lease_owner IS NOT NULL",
@@ -496,9 +545,10 @@ fn the_hostile_corpus_uploaded_through_the_api_neither_stops_nor_slows_the_serve
     assert!(rated_after as u64 >= rated, "{rated_after} < {rated}");
     drop(db);
 
-    // The example bots' matches against hostile bots re-run bit for bit
-    // from the database: the load around them changed nothing.
-    for id in against_hostile.iter().take(3) {
+    // The example bots' rated matches between themselves, and one against a
+    // hostile bot, re-run bit for bit from the database: the load around
+    // them changed nothing.
+    for id in between.iter().rev().take(2).chain(&against_hostile[..1]) {
         let o = ludus(
             &["replay", "verify", id, "--db", db_path.to_str().unwrap()],
             dir.path(),

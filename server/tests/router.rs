@@ -459,3 +459,61 @@ async fn bot_and_match_pages_of_a_large_ladder_show_the_right_matches() {
         "the newest match is linked"
     );
 }
+
+/// `ludus serve --game-config`: the continuous ladder is created with the
+/// configured game config and its matches play it; a server given another
+/// config for that ladder, or one the game refuses, does not start.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_continuous_ladder_keeps_the_game_config_it_was_created_with() {
+    let short = serde_json::json!({"max_turns": 7});
+    let s = server(|c| {
+        c.continuous
+            .game_configs
+            .insert("planet-wars".into(), short.clone());
+    });
+    for (name, token) in [("a", &s.alice), ("b", &s.bob)] {
+        let (status, body) = s.upload(name, Some(token), bot(name, false)).await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+    }
+    let mut store = Store::connect(&s.db).unwrap();
+    let game = ludus_engine::registry::info("planet-wars").unwrap();
+    continuous::top_up(&mut store, game, &s.state.config().continuous).unwrap();
+    let options = WorkerOptions {
+        until_idle: true,
+        ..WorkerOptions::new(2)
+    };
+    worker::work(&mut store, s.state.sandbox(), &options, |_| {}).unwrap();
+    let ladder = store
+        .find_continuous_ladder("planet-wars")
+        .unwrap()
+        .unwrap();
+    assert_eq!(store.ladder(ladder).unwrap().config, short);
+    let results = store.results(ladder).unwrap();
+    assert!(!results.is_empty());
+    assert!(results.iter().all(|r| r.turns == 7), "{results:?}");
+    drop(store);
+
+    let open = |config: serde_json::Value| {
+        let mut c = s.state.config().clone();
+        c.continuous
+            .game_configs
+            .insert("planet-wars".into(), config);
+        ludus_server::AppState::open(c)
+    };
+    assert!(open(short.clone()).await.is_ok(), "the same config");
+    let other = open(serde_json::json!({"max_turns": 8}))
+        .await
+        .err()
+        .expect("another config is refused")
+        .to_string();
+    assert!(
+        other.contains(r#"plays with the game config {"max_turns":7}, set when it was created"#),
+        "{other}"
+    );
+    let bad = open(serde_json::json!({"max_turns": 0}))
+        .await
+        .err()
+        .expect("a config the game refuses is refused")
+        .to_string();
+    assert!(bad.contains("max_turns"), "{bad}");
+}

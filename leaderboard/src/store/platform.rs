@@ -371,6 +371,7 @@ impl Store {
         game: &str,
         players: u32,
         seed: u64,
+        config: &serde_json::Value,
         limits: &serde_json::Value,
         needs: &Needs,
     ) -> Result<i64, StoreError> {
@@ -382,7 +383,7 @@ impl Store {
             players,
             rounds: 0,
             seed,
-            config: &serde_json::Value::Null,
+            config,
             limits,
             needs,
             bots: &[],

@@ -3,8 +3,8 @@
 //! server keeps answering while the hostile bots play; their faults are
 //! recorded and explained in their matches and on their bot pages; the
 //! example bots' matches stay within their own budgets (and re-run bit for
-//! bit); the server's memory stays bounded; and on SIGTERM it finishes its
-//! matches and loses no finished result.
+//! bit); the server's memory stays bounded; and on SIGTERM it stops within
+//! seconds, releasing the matches in play, and loses no finished result.
 
 mod common;
 
@@ -69,6 +69,10 @@ const TURNCOAT_FAULTS: [&str; 10] = [
 /// How long any request may take before the server counts as down: far
 /// beyond the milliseconds it takes, but bounded.
 const ANSWER_WITHIN: Duration = Duration::from_secs(10);
+
+/// How soon after SIGTERM the server must have exited: far beyond the
+/// tenths of a second it takes.
+const STOP_WITHIN: Duration = Duration::from_secs(10);
 
 /// Ceiling on the server's peak resident memory: its own few tens of MiB,
 /// a compiled Python interpreter, and four sandboxed instances (two matches
@@ -270,13 +274,33 @@ fn the_hostile_corpus_uploaded_through_the_api_neither_stops_nor_slows_the_serve
     // Every match from here on is scheduled after the hostile bots came.
     let hostile_from = get_json(&lb_url)["scheduled"].as_u64().unwrap();
 
+    // Two uploads at a time, as many as the server validates at once: the
+    // turncoat first, then the rest of the corpus as each slot frees.
+    let queue = std::sync::Mutex::new(corpus.iter());
+    let answers: Vec<(&str, u16, Value)> = std::thread::scope(|s| {
+        let uploader = || {
+            let mut out = Vec::new();
+            loop {
+                let Some((name, wasm)) = queue.lock().unwrap().next() else {
+                    break out;
+                };
+                let (status, body) = upload(&server.url, &mallory, name, wasm);
+                out.push((name.as_str(), status, body));
+            }
+        };
+        let uploaders = [s.spawn(uploader), s.spawn(uploader)];
+        uploaders
+            .into_iter()
+            .flat_map(|u| u.join().unwrap())
+            .collect()
+    });
+    assert_eq!(answers.len(), corpus.len());
     let mut accepted = Vec::new();
-    for (name, wasm) in &corpus {
-        let (status, body) = upload(&server.url, &mallory, name, wasm);
-        let expected = EXPECTED.iter().find(|e| e.0 == name).unwrap().1;
+    for (name, status, body) in &answers {
+        let expected = EXPECTED.iter().find(|e| e.0 == *name).unwrap().1;
         match expected {
             None => {
-                assert_eq!(status, 201, "{name}: {body}");
+                assert_eq!(*status, 201, "{name}: {body}");
                 assert!(
                     body["validation"]
                         .as_str()
@@ -284,16 +308,23 @@ fn the_hostile_corpus_uploaded_through_the_api_neither_stops_nor_slows_the_serve
                         .starts_with("passed its validation match"),
                     "{name}: {body}"
                 );
-                accepted.push(name.as_str());
+                accepted.push(*name);
             }
             Some(words) => {
-                assert_eq!(status, 422, "{name}: {body}");
+                assert_eq!(*status, 422, "{name}: {body}");
                 assert_eq!(body["error"]["code"], "refused", "{name}: {body}");
                 let message = body["error"]["message"].as_str().unwrap();
                 assert!(
                     message.contains(&format!("`{name}` is refused")) && message.contains(words),
                     "{name}: the refusal does not say that {words} was wrong: {message}"
                 );
+                // A bot that exhausted a budget was tried on its game only.
+                if ["out_of_fuel", "memory_cap", "stack_overflow"].contains(&words) {
+                    assert!(
+                        message.contains("it was not tried on the other games"),
+                        "{name}: {message}"
+                    );
+                }
             }
         }
     }
@@ -426,16 +457,6 @@ fn the_hostile_corpus_uploaded_through_the_api_neither_stops_nor_slows_the_serve
     everyone.extend(&accepted);
     let reported = finished(&server.url, &everyone);
     let rated = get_json(&lb_url)["rated"].as_u64().unwrap();
-    // Rated matches of the example bots between themselves.
-    let between: Vec<String> = reported
-        .iter()
-        .filter(|(index, m)| {
-            **index < rated
-                && seats_of(m, &example_names).count() == m["seats"].as_array().unwrap().len()
-        })
-        .map(|(_, m)| m["match_id"].as_str().unwrap().to_string())
-        .collect();
-    assert!(!between.is_empty(), "{reported:#?}");
     let db_path = dir.path().join("ludus.db");
     // The matches in hand, with their attempts (this claim included).
     let held: Vec<(i64, i64)> = {
@@ -458,6 +479,9 @@ fn the_hostile_corpus_uploaded_through_the_api_neither_stops_nor_slows_the_serve
         .expect("the server stops within half a minute");
     let stopped_in = stopping.elapsed();
     assert!(status.success(), "ludus serve ended with {status}");
+    // The matches in play stop between two answers: a stop waits for a
+    // turn of each (200 ms of fuel), not for the ends of the matches.
+    assert!(stopped_in < STOP_WITHIN, "stopped in {stopped_in:?}");
 
     let db = rusqlite::Connection::open(&db_path).unwrap();
     let stored: BTreeMap<u64, (String, u64, String, String)> = {
@@ -543,6 +567,44 @@ fn the_hostile_corpus_uploaded_through_the_api_neither_stops_nor_slows_the_serve
         .query_row("SELECT rated_through FROM ladders", [], |r| r.get(0))
         .unwrap();
     assert!(rated_after as u64 >= rated, "{rated_after} < {rated}");
+    // The example bots' matches between themselves that were rated before
+    // the stop (their positions in the ladder are those of their names).
+    let positions: Vec<i64> = {
+        let mut q = db
+            .prepare("SELECT position, name FROM ladder_bots")
+            .unwrap();
+        q.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .filter(|(_, name)| example_names.contains(&name.as_str()))
+            .map(|(position, _)| position)
+            .collect()
+    };
+    let between: Vec<String> = {
+        let mut q = db
+            .prepare(
+                "SELECT m.seats, r.match_id FROM matches m JOIN results r ON r.idx = m.idx
+                 WHERE m.idx < ?1 ORDER BY m.idx",
+            )
+            .unwrap();
+        q.query_map([rated as i64], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+        })
+        .unwrap()
+        .map(Result::unwrap)
+        .filter(|(seats, _)| {
+            serde_json::from_str::<Vec<i64>>(seats)
+                .unwrap()
+                .iter()
+                .all(|p| positions.contains(p))
+        })
+        .map(|(_, id)| id)
+        .collect()
+    };
+    assert!(
+        !between.is_empty(),
+        "no rated match between the example bots"
+    );
     drop(db);
 
     // The example bots' rated matches between themselves, and one against a

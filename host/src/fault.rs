@@ -46,9 +46,7 @@ impl FaultKind {
             FaultKind::Instantiate => "instantiate",
         }
     }
-}
 
-impl FaultKind {
     /// The budget the bot exhausted, for the faults that spend one of its
     /// limits (fuel, memory, stack) before they show; `None` for the others,
     /// which show at once.

@@ -1,8 +1,9 @@
 //! A worker: the loop that plays a database's scheduled matches, alone or
 //! beside other processes and machines. It claims as many matches as it
-//! has threads, plays them on rayon threads, commits each result with its
-//! replay as it arrives, renews its leases and heartbeat every third of a
-//! lease, and applies the ratings of the finished prefix under the
+//! has threads (and a few more, waiting in its queue), plays them on rayon
+//! threads, commits each result with its replay as it arrives (results
+//! that come close together go in together, see [`Batch`]), renews its
+//! leases and heartbeat every third of a lease, and applies the ratings of the finished prefix under the
 //! ladder's rating lock. Processes never talk to each other: they meet in
 //! the database ([`crate::store::queue`]).
 //!
@@ -109,6 +110,90 @@ struct Played {
     outcome: Option<Result<(MatchResult, Vec<u8>), LadderError>>,
 }
 
+/// How often a worker applies the ratings of what it played, at most.
+const RATING_EVERY: Duration = Duration::from_secs(5);
+
+/// Applying ratings takes at most one part in this many of a worker's time.
+const RATING_SHARE: u32 = 100;
+
+/// A played match's result, waiting to be committed.
+struct Finished {
+    ladder: i64,
+    result: MatchResult,
+    replay_gz: Vec<u8>,
+}
+
+/// The most results committed together.
+const MAX_BATCH: usize = 8;
+
+/// How long a result may wait for others to be committed with it.
+const BATCH_WINDOW: Duration = Duration::from_millis(50);
+
+/// Results waiting to be committed together. A commit's cost on the
+/// database is mostly the statement's own, whatever the number of results
+/// in it, so results that arrive within [`BATCH_WINDOW`] of each other
+/// share one: with short matches a worker commits several at a time; with
+/// matches longer than the window, each goes in alone, as it arrives. The
+/// worker holds as many matches more than its threads as it waits for
+/// results, so that no thread waits for a commit. Batching changes when
+/// results are written, never what they are.
+#[derive(Default)]
+struct Batch {
+    pending: Vec<Finished>,
+    /// When the oldest pending result arrived.
+    since: Option<Instant>,
+    last_arrival: Option<Instant>,
+    /// Moving average of the time between two results.
+    interval: Option<Duration>,
+}
+
+impl Batch {
+    /// How many results to wait for: as many as arrive in the window.
+    fn size(&self) -> usize {
+        match self.interval {
+            Some(i) if !i.is_zero() => {
+                ((BATCH_WINDOW.as_secs_f64() / i.as_secs_f64()) as usize).clamp(1, MAX_BATCH)
+            }
+            Some(_) => MAX_BATCH,
+            None => 1,
+        }
+    }
+
+    fn push(&mut self, finished: Finished) {
+        let now = Instant::now();
+        if let Some(last) = self.last_arrival {
+            let gap = now - last;
+            self.interval = Some(match self.interval {
+                Some(avg) => avg.mul_f64(0.75) + gap.mul_f64(0.25),
+                None => gap,
+            });
+        }
+        self.last_arrival = Some(now);
+        self.since.get_or_insert(now);
+        self.pending.push(finished);
+    }
+
+    fn is_empty(&self) -> bool {
+        self.pending.is_empty()
+    }
+
+    /// Whether to commit now: the batch is full or its oldest result has
+    /// waited the window out.
+    fn due(&self) -> bool {
+        self.pending.len() >= self.size() || self.since.is_some_and(|s| s.elapsed() >= BATCH_WINDOW)
+    }
+
+    /// When the oldest pending result has waited the window out.
+    fn deadline(&self) -> Option<Instant> {
+        self.since.map(|s| s + BATCH_WINDOW)
+    }
+
+    fn take(&mut self) -> Vec<Finished> {
+        self.since = None;
+        std::mem::take(&mut self.pending)
+    }
+}
+
 /// What a worker knows of a ladder it plays.
 struct Ladder {
     record: LadderRecord,
@@ -172,11 +257,7 @@ struct Run<'a> {
 impl Run<'_> {
     fn run(&mut self, on_progress: &mut impl FnMut(&Progress)) -> Result<(), LadderError> {
         let threads = self.options.threads.max(1);
-        // One match more than threads: it waits in the pool's queue, so a
-        // thread that finishes starts its next match at once while the
-        // result goes in and the next claim comes back; the database's
-        // round trips are off the matches' path.
-        let held = threads + 1;
+        let mut batch = Batch::default();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
@@ -197,55 +278,74 @@ impl Run<'_> {
         let mut next_renew = Instant::now() + renew;
         let mut dirty: BTreeSet<i64> = BTreeSet::new();
         let mut last_rating = Instant::now();
+        let mut rating_every = RATING_EVERY;
+        let stop = self.options.stop.clone();
+        let spawn = |job: Job| {
+            let tx = tx.clone();
+            let stop = stop.clone();
+            pool.spawn(move || {
+                let played = Played {
+                    ladder: job.claimed.ladder,
+                    index: job.claimed.index,
+                    outcome: play(&job, stop.as_deref()),
+                };
+                // The receiver only goes away when the worker stops.
+                let _ = tx.send(played);
+            });
+        };
         loop {
             let stopping = self
                 .options
                 .stop
                 .as_ref()
                 .is_some_and(|s| s.load(Ordering::Relaxed));
-            if stopping && in_flight == 0 {
+            // As many matches more than threads as the batch waits for
+            // results (one at least): they wait in the pool's queue, so a
+            // thread that finishes starts its next match at once while
+            // results go in and the next claim comes back; the database's
+            // round trips are off the matches' path.
+            let held = threads + batch.size();
+            let want = |in_flight: usize| {
+                if stopping {
+                    0
+                } else {
+                    held.saturating_sub(in_flight)
+                }
+            };
+            // Results go in when the batch is due, when a thread would
+            // otherwise wait for work, and before the worker stops.
+            if !batch.is_empty() && (batch.due() || in_flight < threads || stopping) {
+                let finished = batch.take();
+                for job in self.commit(finished, want(in_flight), on_progress)? {
+                    in_flight += 1;
+                    spawn(job);
+                }
+                dirty.extend(self.ladders.keys().copied());
+            }
+            if stopping && in_flight == 0 && batch.is_empty() {
                 break;
             }
-            let spawn = |job: Job| {
-                let tx = tx.clone();
-                let stop = self.options.stop.clone();
-                pool.spawn(move || {
-                    let played = Played {
-                        ladder: job.claimed.ladder,
-                        index: job.claimed.index,
-                        outcome: play(&job, stop.as_deref()),
-                    };
-                    // The receiver only goes away when the worker stops.
-                    let _ = tx.send(played);
-                });
-            };
-            if in_flight < held && !stopping {
+            if in_flight < held && !stopping && batch.is_empty() {
                 for job in self.claim(held.saturating_sub(in_flight))? {
                     in_flight += 1;
                     spawn(job);
                 }
             }
-            if in_flight == 0 && self.finished()? {
+            if in_flight == 0 && batch.is_empty() && self.finished()? {
                 break;
             }
-            let wait = next_renew
+            let mut wait = next_renew
                 .saturating_duration_since(Instant::now())
                 .min(self.options.poll());
+            if let Some(deadline) = batch.deadline() {
+                wait = wait.min(deadline.saturating_duration_since(Instant::now()));
+            }
             match rx.recv_timeout(wait) {
                 Ok(played) => {
                     in_flight -= 1;
-                    // The freed thread's next match comes back with the
-                    // commit, in the same round trip.
-                    let want = if stopping {
-                        0
-                    } else {
-                        held.saturating_sub(in_flight)
-                    };
-                    for job in self.commit(played, want, on_progress)? {
-                        in_flight += 1;
-                        spawn(job);
+                    if let Some(finished) = self.finished_match(played)? {
+                        batch.push(finished);
                     }
-                    dirty.extend(self.ladders.keys().copied());
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => {
@@ -260,12 +360,17 @@ impl Run<'_> {
                     on_progress(&self.ladders[&id].progress);
                 }
             }
-            // Ratings of the finished prefix, now and then while playing.
-            if last_rating.elapsed() >= Duration::from_secs(5) {
+            // Ratings of the finished prefix, now and then while playing:
+            // every few seconds, and no more than a small share of the
+            // worker's time, as a refit reads the ladder's whole prefix
+            // (the ratings are the same whenever they are applied).
+            if last_rating.elapsed() >= rating_every {
+                let start = Instant::now();
                 for id in std::mem::take(&mut dirty) {
                     apply_ratings(self.store, id)?;
                 }
                 last_rating = Instant::now();
+                rating_every = RATING_EVERY.max(start.elapsed() * RATING_SHARE);
             }
         }
         for id in self.ladders.keys().copied().collect::<Vec<_>>() {
@@ -475,21 +580,19 @@ impl Run<'_> {
         Ok(None)
     }
 
-    /// Commits a played match and claims up to `want` more, from its own
-    /// ladder or, for a worker of every ladder, from the next one in turn;
-    /// the jobs claimed.
-    fn commit(
-        &mut self,
-        played: Played,
-        want: usize,
-        on_progress: &mut impl FnMut(&Progress),
-    ) -> Result<Vec<Job>, LadderError> {
-        let (result, replay_gz) = match played.outcome {
-            None => return Ok(Vec::new()),
-            Some(Ok(r)) => r,
+    /// A played match's result, to be committed; `None` for a match that
+    /// was not played or not finished (the worker is stopping) or that the host could not
+    /// play (it goes back to the queue at once; after a few such attempts
+    /// it is void).
+    fn finished_match(&mut self, played: Played) -> Result<Option<Finished>, LadderError> {
+        match played.outcome {
+            None => Ok(None),
+            Some(Ok((result, replay_gz))) => Ok(Some(Finished {
+                ladder: played.ladder,
+                result,
+                replay_gz,
+            })),
             Some(Err(e)) => {
-                // A host problem, not a bot's: the match goes back to the
-                // queue; after a few such attempts it is void.
                 tracing::warn!(
                     ladder = played.ladder,
                     index = played.index,
@@ -497,28 +600,67 @@ impl Run<'_> {
                 );
                 self.store
                     .release(self.worker, played.ladder, played.index)?;
-                return Ok(Vec::new());
+                Ok(None)
             }
-        };
+        }
+    }
+
+    /// Commits played matches (one statement per ladder among them) and
+    /// claims up to `want` more with the last, from this worker's ladder
+    /// or, for a worker of every ladder, from the next one in turn; the
+    /// jobs claimed.
+    fn commit(
+        &mut self,
+        finished: Vec<Finished>,
+        want: usize,
+        on_progress: &mut impl FnMut(&Progress),
+    ) -> Result<Vec<Job>, LadderError> {
+        let mut by_ladder: BTreeMap<i64, Vec<Finished>> = BTreeMap::new();
+        for f in finished {
+            by_ladder.entry(f.ladder).or_default().push(f);
+        }
         let claim_from = match self.options.ladder {
             Some(id) => id,
-            None => self.next_ladder()?.unwrap_or(played.ladder),
-        };
-        let (committed, claimed) = self.store.commit_and_claim(
-            self.worker,
-            played.ladder,
-            &result,
-            &replay_gz,
-            &ClaimNext {
-                ladder: claim_from,
-                n: want,
-                lease: self.options.lease,
+            None => match self.next_ladder()? {
+                Some(id) => id,
+                None => *by_ladder.keys().next().expect("results to commit"),
             },
-        )?;
+        };
+        let groups = by_ladder.len();
+        let mut claimed = Vec::new();
+        for (k, (ladder, group)) in by_ladder.into_iter().enumerate() {
+            let results: Vec<(&MatchResult, &[u8])> = group
+                .iter()
+                .map(|f| (&f.result, f.replay_gz.as_slice()))
+                .collect();
+            let next = ClaimNext {
+                ladder: claim_from,
+                n: if k + 1 == groups { want } else { 0 },
+                lease: self.options.lease,
+            };
+            let (committed, c) =
+                self.store
+                    .commit_many_and_claim(self.worker, ladder, &results, &next)?;
+            claimed.extend(c);
+            for (f, committed) in group.iter().zip(committed) {
+                self.note(ladder, f.result.index, committed, on_progress);
+            }
+        }
+        claimed.into_iter().map(|c| self.job(c)).collect()
+    }
+
+    /// What became of a committed result, in the summary and the progress.
+    fn note(
+        &mut self,
+        ladder: i64,
+        index: u32,
+        committed: Committed,
+        on_progress: &mut impl FnMut(&Progress),
+    ) {
         match committed {
             Committed::Recorded => {
                 self.summary.played += 1;
-                if let Some(l) = self.ladders.get_mut(&played.ladder) {
+                if let Some(l) = self.ladders.get_mut(&ladder) {
                     l.progress.done = (l.progress.done + 1).min(l.progress.total);
                     l.progress.played_here += 1;
                     on_progress(&l.progress);
@@ -528,16 +670,15 @@ impl Run<'_> {
             Committed::Differs { event } => {
                 self.summary.integrity_events += 1;
                 tracing::warn!(
-                    ladder = played.ladder,
-                    index = played.index,
+                    ladder,
+                    index,
                     "this worker's result differs from the one kept: integrity event {event}"
                 );
             }
             Committed::Verified { verdict } => {
-                tracing::warn!(ladder = played.ladder, index = played.index, "{verdict}");
+                tracing::warn!(ladder, index, "{verdict}");
             }
         }
-        claimed.into_iter().map(|c| self.job(c)).collect()
     }
 }
 
@@ -581,12 +722,12 @@ fn play(
                 bots: job.names.join(" vs "),
                 source,
             })
-            .map(|replay| finished(job, &replay)),
+            .map(|replay| result_of(job, &replay)),
     )
 }
 
 /// A finished match's result and its gzipped replay.
-fn finished(job: &Job, replay: &ludus_host::Replay) -> (MatchResult, Vec<u8>) {
+fn result_of(job: &Job, replay: &ludus_host::Replay) -> (MatchResult, Vec<u8>) {
     let (placements, scores, reason) = match &replay.outcome {
         Some(o) => (o.placements.clone(), o.scores.clone(), o.reason.clone()),
         None => (Vec::new(), Vec::new(), String::new()),
@@ -619,4 +760,52 @@ fn gzip(json: &[u8]) -> Vec<u8> {
         .write(Vec::new(), flate2::Compression::default());
     enc.write_all(json).expect("writing to a Vec");
     enc.finish().expect("writing to a Vec")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finished(index: u32) -> Finished {
+        Finished {
+            ladder: 1,
+            result: MatchResult {
+                index,
+                match_id: String::new(),
+                placements: Vec::new(),
+                scores: Vec::new(),
+                faults: Vec::new(),
+                turns: 0,
+                reason: String::new(),
+                aborted: None,
+                replay_sha256: String::new(),
+            },
+            replay_gz: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_batch_waits_for_as_many_results_as_arrive_in_its_window() {
+        let mut batch = Batch::default();
+        assert_eq!(batch.size(), 1, "nothing known yet: each result alone");
+        batch.push(finished(0));
+        assert!(batch.due());
+        assert_eq!(batch.take().len(), 1);
+        for (interval, size) in [(200, 1), (50, 1), (12, 4), (10, 5), (1, MAX_BATCH)] {
+            batch.interval = Some(Duration::from_millis(interval));
+            assert_eq!(batch.size(), size, "results {interval} ms apart");
+        }
+        batch.interval = Some(Duration::from_millis(10));
+        for i in 0..4 {
+            batch.push(finished(i));
+        }
+        // Pushed at once: the average gap shrank, so the batch grew.
+        assert!(batch.size() > 5);
+        assert!(!batch.due(), "neither full nor old");
+        std::thread::sleep(BATCH_WINDOW);
+        assert!(batch.due(), "its oldest result waited the window out");
+        let taken: Vec<u32> = batch.take().iter().map(|f| f.result.index).collect();
+        assert_eq!(taken, [0, 1, 2, 3]);
+        assert!(batch.is_empty() && batch.deadline().is_none());
+    }
 }

@@ -87,6 +87,7 @@ on_both!(
     a_ladder_is_created_once_with_what_it_needs_and_found_again_by_its_key,
     claims_follow_schedule_order_and_never_give_one_match_to_two_workers,
     a_commit_claims_the_next_matches_in_the_same_step,
+    several_results_go_in_with_one_claim,
     a_worker_of_every_ladder_takes_them_in_turn,
     an_expired_lease_makes_a_match_claimable_again_and_a_renewed_one_does_not,
     a_match_no_claim_finished_is_void_after_the_last_attempt,
@@ -103,7 +104,37 @@ on_both!(
     a_database_of_another_program_is_foreign,
     a_bots_matches_are_found_through_the_bot_index_with_its_elo_after_each,
     a_database_from_before_the_bot_index_gets_it_when_opened,
+    a_database_of_schema_5_opens_with_its_bot_index_as_it_was,
 );
+
+/// A replay is gzip already: PostgreSQL stores it as it is, out of line,
+/// without trying to compress it again (schema 6), and gives it back whole.
+#[test]
+fn on_postgres_replays_are_stored_without_a_second_compression() {
+    let db = postgres();
+    let mut store = db.store();
+    let id = ladder(&mut store, 1);
+    let w = store.register_worker(1, Some(id), LEASE).unwrap();
+    store.claim(w, id, 1, LEASE).unwrap();
+    let gz: Vec<u8> = (0..20_000u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    store.commit(w, id, &result(0, "0"), &gz).unwrap();
+    for (table, column) in [("replays", "replay_gz"), ("integrity_events", "replay_gz")] {
+        let storage = db.raw(&format!(
+            "SELECT attstorage FROM pg_attribute WHERE attrelid = '{table}'::regclass AND attname = '{column}'"
+        ));
+        assert_eq!(
+            storage, "e",
+            "{table}.{column} is stored as it is, out of line"
+        );
+    }
+    assert_eq!(
+        db.raw("SELECT pg_column_compression(replay_gz) IS NULL AND length(replay_gz) = 20000 FROM replays"),
+        "t"
+    );
+    assert_eq!(store.replay(&result(0, "0").match_id).unwrap().unwrap(), gz);
+}
 
 fn sha(bytes: &[u8]) -> String {
     ludus_host::sha256_hex(bytes)
@@ -294,6 +325,77 @@ fn claims_follow_schedule_order_and_never_give_one_match_to_two_workers(db: Db) 
 /// A worker's step: its result goes in and its next matches come out, in
 /// schedule order, never the match just committed, even when that match's
 /// lease had run out; a result that arrived before is still compared.
+fn several_results_go_in_with_one_claim(db: Db) {
+    let mut store = db.store();
+    let id = ladder(&mut store, 8);
+    let w1 = store.register_worker(4, Some(id), LEASE).unwrap();
+    let w2 = store.register_worker(1, Some(id), LEASE).unwrap();
+    assert_eq!(
+        indices(&store.claim(w1, id, 4, LEASE).unwrap()),
+        vec![0, 1, 2, 3]
+    );
+    store.commit(w1, id, &result(1, "r1"), b"gz1").unwrap();
+    let next = |n| ClaimNext {
+        ladder: id,
+        n,
+        lease: LEASE,
+    };
+    // Three results at once: two first results, and a second copy of match
+    // 1's that differs from the kept one. The claim passes over all three.
+    let (r0, r1, r2) = (result(0, "r0"), result(1, "other"), result(2, "r2"));
+    let (committed, claimed) = store
+        .commit_many_and_claim(
+            w1,
+            id,
+            &[(&r2, b"gz2"), (&r1, b"gz1b"), (&r0, b"gz0")],
+            &next(3),
+        )
+        .unwrap();
+    assert!(matches!(
+        committed[..],
+        [
+            Committed::Recorded,
+            Committed::Differs { .. },
+            Committed::Recorded
+        ]
+    ));
+    // Match 1 is to be verified: claimable again, after the claim or
+    // before it (SQLite compares first; PostgreSQL claims in the same
+    // statement and compares after).
+    let first = indices(&claimed);
+    assert!(
+        first == [1, 4, 5] || first == [4, 5, 6],
+        "the claim passes over the results: {first:?}"
+    );
+    assert_eq!(store.replay("m0000").unwrap().unwrap(), b"gz0");
+    assert_eq!(store.replay("m0002").unwrap().unwrap(), b"gz2");
+    assert_eq!(
+        store.replay("m0001").unwrap().unwrap(),
+        b"gz1",
+        "the kept one stays"
+    );
+    assert_eq!(store.worker(w1).unwrap().unwrap().played, 3);
+    assert_eq!(
+        store.results(id).unwrap(),
+        vec![result(0, "r0"), result(1, "r1"), result(2, "r2")]
+    );
+    // One unknown match among the results: the others go in, nothing is
+    // claimed, and the answer names it.
+    let (r3, r9) = (result(3, "r3"), result(9, "r9"));
+    assert!(matches!(
+        store.commit_many_and_claim(w1, id, &[(&r3, b"gz3"), (&r9, b"gz9")], &next(2)),
+        Err(StoreError::UnknownIndex { index: 9, .. })
+    ));
+    assert_eq!(store.results(id).unwrap().len(), 4);
+    let mut all = first.clone();
+    all.extend(indices(&store.claim(w2, id, 8, LEASE).unwrap()));
+    all.sort();
+    assert_eq!(all, vec![1, 4, 5, 6, 7]);
+    // No result at all: a plain claim.
+    let (none, more) = store.commit_many_and_claim(w1, id, &[], &next(1)).unwrap();
+    assert!(none.is_empty() && more.is_empty(), "everything is held");
+}
+
 fn a_commit_claims_the_next_matches_in_the_same_step(db: Db) {
     let mut store = db.store();
     let id = ladder(&mut store, 6);
@@ -908,6 +1010,20 @@ fn a_bots_matches_are_found_through_the_bot_index_with_its_elo_after_each(db: Db
     assert_eq!(last.elo, Some(elo[1].1));
 }
 
+fn a_database_of_schema_5_opens_with_its_bot_index_as_it_was(db: Db) {
+    let mut store = db.store();
+    let id = rated_ladder(&mut store, 6, &[0, 1, 2, 3, 5]);
+    let before = indexed(&store, id);
+    drop(store);
+    db.raw("DELETE FROM ludus_schema_history WHERE version = 6");
+    let store = db.store();
+    assert_eq!(
+        db.raw("SELECT max(version) FROM ludus_schema_history"),
+        ludus_leaderboard::store::schema::VERSION.to_string()
+    );
+    assert_eq!(indexed(&store, id), before);
+}
+
 fn a_database_from_before_the_bot_index_gets_it_when_opened(db: Db) {
     let mut store = db.store();
     let id = rated_ladder(&mut store, 6, &[0, 1, 2, 3, 5]);
@@ -925,12 +1041,15 @@ fn a_database_from_before_the_bot_index_gets_it_when_opened(db: Db) {
         "DROP INDEX results_by_match",
         "ALTER TABLE ladder_bots DROP COLUMN rated_matches",
         "ALTER TABLE ladder_bots DROP COLUMN scheduled_matches",
-        "DELETE FROM ludus_schema_history WHERE version = 5",
+        "DELETE FROM ludus_schema_history WHERE version >= 5",
     ] {
         db.raw(sql);
     }
     let store = db.store();
-    assert_eq!(db.raw("SELECT max(version) FROM ludus_schema_history"), "5");
+    assert_eq!(
+        db.raw("SELECT max(version) FROM ludus_schema_history"),
+        ludus_leaderboard::store::schema::VERSION.to_string()
+    );
     assert_eq!((indexed(&store, id), counts(&store)), before);
     assert_eq!(store.results_of_match("m0003").unwrap(), [(id, 3)]);
 }

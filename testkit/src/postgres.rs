@@ -111,6 +111,11 @@ impl Cluster {
         self.port
     }
 
+    /// The server's main process (its other processes are its children).
+    pub fn pid(&self) -> i32 {
+        self.pid
+    }
+
     /// The URL of database `name` of this cluster.
     pub fn url(&self, name: &str) -> String {
         format!("postgres://ludus@127.0.0.1:{}/{name}", self.port)

@@ -480,7 +480,8 @@ impl Store {
             if matches!(found, Found::Legacy(_)) {
                 fill_legacy_needs(db).map_err(err)?;
             }
-            if matches!(found, Found::Legacy(_) | Found::Ludus(_)) {
+            // The bot index came with schema 5: filled in from before it.
+            if matches!(found, Found::Legacy(_)) || matches!(found, Found::Ludus(v) if v < 5) {
                 platform::index_older_ladders(db).map_err(err)?;
             }
             if db.dialect() == Dialect::Sqlite {

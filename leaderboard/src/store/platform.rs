@@ -131,13 +131,48 @@ pub(crate) fn write_elo_history(
         "UPDATE match_seats SET elo = NULL WHERE ladder_id = $1 AND idx >= $2 AND elo IS NOT NULL",
         vals![ladder, from],
     )?;
-    for (index, elos) in history.after.iter().filter(|a| a.0 >= from) {
-        for (seat, &elo) in elos.iter().enumerate() {
-            db.execute(
-                "UPDATE match_seats SET elo = $4 WHERE ladder_id = $1 AND idx = $2 AND seat = $3",
-                vals![ladder, *index, seat, elo],
-            )?;
+    // Many seats a statement: a statement's own cost is most of a row's.
+    // A chunk is padded to a power of two with copies of its last seat (the
+    // same value written twice), so that few statements are prepared.
+    const SEATS_AT_ONCE: usize = 256;
+    let seats: Vec<(u32, usize, f64)> = history
+        .after
+        .iter()
+        .filter(|a| a.0 >= from)
+        .flat_map(|(index, elos)| {
+            elos.iter()
+                .enumerate()
+                .map(|(seat, &elo)| (*index, seat, elo))
+        })
+        .collect();
+    for chunk in seats.chunks(SEATS_AT_ONCE) {
+        let mut params = vals![ladder].to_vec();
+        let mut rows = Vec::with_capacity(chunk.len());
+        let padded = chunk
+            .iter()
+            .chain(std::iter::repeat(
+                chunk.last().expect("chunks are not empty"),
+            ))
+            .take(chunk.len().next_power_of_two());
+        for (k, &(index, seat, elo)) in padded.enumerate() {
+            let p = 2 + 3 * k;
+            rows.push(format!(
+                "(CAST(${} AS {{int}}), CAST(${} AS {{int}}), CAST(${} AS {{real}}))",
+                p,
+                p + 1,
+                p + 2
+            ));
+            params.extend(vals![index, seat, elo].iter().cloned());
         }
+        db.execute(
+            &format!(
+                "WITH v (idx, seat, elo) AS (VALUES {})
+                 UPDATE match_seats SET elo = v.elo FROM v
+                 WHERE match_seats.ladder_id = $1 AND match_seats.idx = v.idx AND match_seats.seat = v.seat",
+                rows.join(", ")
+            ),
+            &params,
+        )?;
     }
     let stored = db.query(
         "SELECT position, rated_matches FROM ladder_bots WHERE ladder_id = $1",

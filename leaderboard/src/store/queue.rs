@@ -439,11 +439,11 @@ impl Store {
                     lease: 2,
                     ladder: 3,
                     attempts: 4,
-                    n: 5,
+                    n,
                     except: None,
                 })
             ),
-            vals![worker, ms(lease), ladder, MAX_ATTEMPTS, n],
+            vals![worker, ms(lease), ladder, MAX_ATTEMPTS],
         )?;
         self.claimed_or_void(ladder, rows)
     }
@@ -496,22 +496,14 @@ impl Store {
             n: 0,
             lease: Duration::ZERO,
         };
-        if self.is_postgres()
-            && self
-                .commit_first_and_claim(worker, ladder, result, replay_gz, &nothing)?
-                .0
-        {
-            return Ok(Committed::Recorded);
-        }
-        self.commit_compared(worker, ladder, result, replay_gz)
+        let (mut committed, _) =
+            self.commit_many_and_claim(worker, ladder, &[(result, replay_gz)], &nothing)?;
+        Ok(committed.pop().expect("one result, one answer"))
     }
 
     /// Commits a result to `ladder` as [`Store::commit`] does, and claims
     /// `next` as [`Store::claim`] does (from the same ladder or another): a
-    /// worker's step when one of its threads finishes a match. On PostgreSQL the two are one statement, one round
-    /// trip, when the result is the match's first (the usual case); a
-    /// result that arrived before it is then compared in a transaction of
-    /// its own.
+    /// worker's step when one of its threads finishes a match.
     pub fn commit_and_claim(
         &mut self,
         worker: i64,
@@ -520,16 +512,43 @@ impl Store {
         replay_gz: &[u8],
         next: &ClaimNext,
     ) -> Result<(Committed, Vec<Claimed>), StoreError> {
-        if self.is_postgres() {
-            let (first, claimed) =
-                self.commit_first_and_claim(worker, ladder, result, replay_gz, next)?;
-            if first {
-                return Ok((Committed::Recorded, claimed));
+        let (mut committed, claimed) =
+            self.commit_many_and_claim(worker, ladder, &[(result, replay_gz)], next)?;
+        Ok((committed.pop().expect("one result, one answer"), claimed))
+    }
+
+    /// Commits results of `ladder`'s matches (each with its replay, gzip)
+    /// as [`Store::commit`] does, what became of each in their order, and
+    /// claims `next` as [`Store::claim`] does. On PostgreSQL the results
+    /// that are their matches' first (the usual case) and the claim are one
+    /// statement, one round trip, one transaction: a worker that commits
+    /// several results at once pays for the statement once. A result that
+    /// arrived before it is then compared in a transaction of its own. When
+    /// a result names a match the ladder does not have, nothing is claimed
+    /// and the answer is [`StoreError::UnknownIndex`].
+    pub fn commit_many_and_claim(
+        &mut self,
+        worker: i64,
+        ladder: i64,
+        results: &[(&MatchResult, &[u8])],
+        next: &ClaimNext,
+    ) -> Result<(Vec<Committed>, Vec<Claimed>), StoreError> {
+        if self.is_postgres() && !results.is_empty() {
+            let (recorded, claimed) = self.commit_first_and_claim(worker, ladder, results, next)?;
+            let mut committed = Vec::with_capacity(results.len());
+            for (result, replay_gz) in results {
+                committed.push(if recorded.contains(&result.index) {
+                    Committed::Recorded
+                } else {
+                    self.commit_compared(worker, ladder, result, replay_gz)?
+                });
             }
-            let committed = self.commit_compared(worker, ladder, result, replay_gz)?;
             return Ok((committed, claimed));
         }
-        let committed = self.commit(worker, ladder, result, replay_gz)?;
+        let mut committed = Vec::with_capacity(results.len());
+        for (result, replay_gz) in results {
+            committed.push(self.commit_compared(worker, ladder, result, replay_gz)?);
+        }
         let claimed = if next.n > 0 {
             self.claim(worker, next.ladder, next.n, next.lease)?
         } else {
@@ -605,78 +624,102 @@ impl Store {
         .and_then(|r| r)
     }
 
-    /// [`Store::commit`] of a match's first result on PostgreSQL, with the
-    /// claim of up to `n` more matches of the ladder: the replay, the
-    /// result, the match's state, the worker's count and the claim in one
-    /// statement, one round trip, its own transaction. Returns whether the
-    /// result was recorded, and what was claimed. When the match is already
-    /// done the result is not written here (it goes the longer way, which
-    /// compares the results) but the claim is made; when the ladder has no
-    /// such match, neither is.
+    /// [`Store::commit`] of matches' first results on PostgreSQL, with the
+    /// claim of up to `n` more matches: the replays, the results, the
+    /// matches' state, the worker's count and the claim in one statement,
+    /// one round trip, its own transaction. Returns the indices whose
+    /// results were recorded, and what was claimed. A result whose match is
+    /// already done is not written here (it goes the longer way, which
+    /// compares the results) but the claim is made; when the ladder lacks
+    /// one of the matches, no claim is.
     fn commit_first_and_claim(
         &mut self,
         worker: i64,
         ladder: i64,
-        result: &MatchResult,
-        replay_gz: &[u8],
+        results: &[(&MatchResult, &[u8])],
         next: &ClaimNext,
-    ) -> Result<(bool, Vec<Claimed>), StoreError> {
-        let mut params = result_values(ladder, result);
-        params.extend([
-            Value::from(worker),
-            Value::from(replay_gz),
-            Value::from(ms(next.lease)),
-            Value::from(MAX_ATTEMPTS),
-            Value::from(next.n as i64),
-            Value::from(next.ladder),
-        ]);
-        // The match's row is locked first: a second result for it waits,
-        // then finds it done, and writes nothing here. The claim passes
-        // over that row, which its own statement holds.
+    ) -> Result<(Vec<u32>, Vec<Claimed>), StoreError> {
+        // $1 to $5, then ten parameters per result.
+        const FIXED: usize = 5;
+        const PER_RESULT: usize = 10;
+        let mut params = vals![ladder, worker, ms(next.lease), MAX_ATTEMPTS, next.ladder].to_vec();
+        let mut rows_sql = Vec::with_capacity(results.len());
+        let mut indices = Vec::with_capacity(results.len());
+        for (k, (result, replay_gz)) in results.iter().enumerate() {
+            let p = FIXED + k * PER_RESULT;
+            // Typed here: a parameter in a VALUES list would be taken for text.
+            rows_sql.push(format!(
+                "(${}::bigint, ${}::text, ${}::text, ${}::text, ${}::text, ${}::bigint, ${}::text, ${}::text, ${}::text, ${}::bytea)",
+                p + 1, p + 2, p + 3, p + 4, p + 5, p + 6, p + 7, p + 8, p + 9, p + 10
+            ));
+            indices.push(format!("${}", p + 1));
+            params.extend(result_values(ladder, result).into_iter().skip(1));
+            params.push(Value::from(*replay_gz));
+        }
+        let (rows_sql, indices) = (rows_sql.join(", "), indices.join(", "));
+        // The matches' rows are locked first, in index order: a second
+        // result for one of them waits, then finds it done, and writes
+        // nothing here. The claim passes over those rows, which its own
+        // statement holds.
         let rows = self.query(
             &format!(
-                "WITH m AS (
-                     SELECT done FROM matches WHERE ladder_id = $1 AND idx = $2 FOR UPDATE
-                 ), fresh AS (
-                     SELECT 1 FROM m WHERE done = 0
+                "WITH input (idx, match_id, placements, scores, faults, turns, reason, aborted, replay_sha256, replay_gz) AS (
+                     VALUES {rows_sql}
+                 ), m AS (
+                     SELECT idx, done FROM matches WHERE ladder_id = $1 AND idx IN ({indices})
+                     ORDER BY idx FOR UPDATE
+                 ), fresh AS MATERIALIZED (
+                     SELECT i.* FROM input i JOIN m ON m.idx = i.idx WHERE m.done = 0
                  ), replay AS (
                      INSERT INTO replays (match_id, replay_gz)
-                     SELECT $3::text, $12::bytea FROM fresh WHERE $3::text <> ''
+                     SELECT match_id, replay_gz FROM fresh WHERE match_id <> ''
                      ON CONFLICT (match_id) DO NOTHING
                  ), result AS (
-                     -- Typed here: a parameter in the list of an INSERT's
-                     -- SELECT would be taken for text.
                      INSERT INTO results (ladder_id, idx, match_id, placements, scores, faults, turns, reason, aborted, replay_sha256)
-                     SELECT $1::bigint, $2::bigint, $3::text, $4::text, $5::text, $6::text, $7::bigint, $8::text, $9::text, $10::text
+                     SELECT $1, idx, match_id, placements, scores, faults, turns, reason, aborted, replay_sha256
                      FROM fresh
                  ), state AS (
-                     UPDATE matches SET done = 1, lease_owner = NULL, lease_until = NULL,
-                            played_by = $11, finished_at = {{now}}
-                     WHERE ladder_id = $1 AND idx = $2 AND EXISTS (SELECT 1 FROM fresh)
+                     UPDATE matches q SET done = 1, lease_owner = NULL, lease_until = NULL,
+                            played_by = $2, finished_at = {{now}}
+                     FROM fresh f WHERE q.ladder_id = $1 AND q.idx = f.idx
                  ), played AS (
-                     UPDATE workers SET played = played + 1, last_seen = {{now}}
-                     WHERE id = $11 AND EXISTS (SELECT 1 FROM fresh)
+                     UPDATE workers SET played = played + (SELECT count(*) FROM fresh), last_seen = {{now}}
+                     WHERE id = $2 AND EXISTS (SELECT 1 FROM fresh)
                  ), {claim}
-                 SELECT {CLAIM_COLUMNS}, {RELAXED}, (SELECT done FROM m) {CLAIM_FROM}",
+                 SELECT {CLAIM_COLUMNS}, {RELAXED}, (SELECT string_agg(idx::text, ',') FROM fresh) {CLAIM_FROM}",
                 claim = claim_ctes(ClaimParams {
-                    worker: 11,
-                    lease: 13,
-                    ladder: 16,
-                    attempts: 14,
-                    n: 15,
-                    except: Some((1, 2)),
+                    worker: 2,
+                    lease: 3,
+                    ladder: 5,
+                    attempts: 4,
+                    n: next.n,
+                    except: Some(Except {
+                        ladder: 1,
+                        indices: &indices,
+                        count: results.len(),
+                    }),
                 })
             ),
             &params,
         )?;
-        let first = rows
-            .first()
-            .map(|r| r.opt_i64(8))
-            .transpose()
-            .map_err(|e| self.err(e))?
-            .flatten()
-            == Some(0);
-        Ok((first, self.claimed_or_void(next.ladder, rows)?))
+        let recorded = match rows.first().map(|r| r.opt_text(8)).transpose() {
+            Ok(list) => list
+                .flatten()
+                .unwrap_or_default()
+                .split(',')
+                .filter(|i| !i.is_empty())
+                .map(|i| i.parse::<u32>())
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| {
+                    self.err(DbError::Decode {
+                        column: 8,
+                        wanted: "the indices of the recorded results",
+                        found: e.to_string(),
+                    })
+                })?,
+            Err(e) => return Err(self.err(e)),
+        };
+        Ok((recorded, self.claimed_or_void(next.ladder, rows)?))
     }
 
     /// The index before which every match of the ladder is done.
@@ -898,16 +941,26 @@ fn result_values(ladder: i64, result: &MatchResult) -> Vec<Value> {
 }
 
 /// Where a claim's parameters are in its statement (`$k`).
-struct ClaimParams {
+struct ClaimParams<'a> {
     worker: usize,
     lease: usize,
     ladder: usize,
     attempts: usize,
+    /// How many matches to claim: written into the statement, not a
+    /// parameter, so that the plan made once for the statement knows it.
     n: usize,
-    /// The match the same statement commits (its ladder's and index's
-    /// parameters), locked by its CTE `m`: passed over, and nothing is
-    /// claimed when there is no such match (the commit is refused then).
-    except: Option<(usize, usize)>,
+    /// The matches the same statement commits, locked by its CTE `m`:
+    /// passed over, and nothing is claimed when the ladder lacks one of
+    /// them (the commit is refused then).
+    except: Option<Except<'a>>,
+}
+
+/// The matches a claim passes over: the parameter of their ladder, theirs
+/// (`$k, …`) and how many they are.
+struct Except<'a> {
+    ladder: usize,
+    indices: &'a str,
+    count: usize,
 }
 
 /// The claim on PostgreSQL as common table expressions: `picked`, up to n
@@ -920,7 +973,7 @@ struct ClaimParams {
 /// passes them over either way, so the same matches are claimed). Read
 /// with [`CLAIM_COLUMNS`] and [`CLAIM_FROM`]: one row per claimed match, or
 /// one row of nulls and the flag.
-fn claim_ctes(p: ClaimParams) -> String {
+fn claim_ctes(p: ClaimParams<'_>) -> String {
     let ClaimParams {
         worker,
         lease,
@@ -929,24 +982,28 @@ fn claim_ctes(p: ClaimParams) -> String {
         n,
         except,
     } = p;
-    let except = except.map_or(String::new(), |(l, i)| {
-        format!("AND (ladder_id <> ${l} OR idx <> ${i}) AND EXISTS (SELECT 1 FROM m)")
+    let except = except.map_or(String::new(), |e| {
+        format!(
+            "AND NOT (ladder_id = ${} AND idx IN ({})) AND (SELECT count(*) FROM m) = {}",
+            e.ladder, e.indices, e.count
+        )
     });
     format!(
         "picked AS MATERIALIZED (
              SELECT idx FROM matches
              WHERE ladder_id = ${ladder} AND (done = 0 OR verify = 1) AND attempts < ${attempts} {except}
                AND (lease_until IS NULL OR lease_until < {{now}})
-             ORDER BY idx LIMIT ${n} FOR UPDATE SKIP LOCKED
+             ORDER BY idx LIMIT {n} FOR UPDATE SKIP LOCKED
          ), claimed AS (
              UPDATE matches q SET lease_owner = ${worker}, lease_until = {{now}} + ${lease}, attempts = q.attempts + 1
              FROM picked p WHERE q.ladder_id = ${ladder} AND q.idx = p.idx
              RETURNING q.idx, q.grp, q.seed, q.seats, q.attempts, q.verify
          ), exhausted AS (
-             SELECT EXISTS (
-                 SELECT 1 FROM matches
-                 WHERE ladder_id = ${ladder} AND (done = 0 OR verify = 1) AND attempts >= ${attempts}
-                   AND (lease_until IS NULL OR lease_until < {{now}})) AS any
+             SELECT coalesce((
+                 SELECT attempts FROM matches
+                 WHERE ladder_id = ${ladder} AND (done = 0 OR verify = 1)
+                   AND (lease_until IS NULL OR lease_until < {{now}})
+                 ORDER BY attempts DESC LIMIT 1), 0) >= ${attempts} AS any
          )"
     )
 }

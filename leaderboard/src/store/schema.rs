@@ -20,6 +20,8 @@
 //!   is rated; each ladder bot's counts of scheduled and rated matches;
 //!   results by match id. Filled in code for databases written before
 //!   ([`super::platform::index_seats`]).
+//! - V6: on PostgreSQL, replays (gzip already) are stored out of line
+//!   without a second compression; no change on SQLite.
 //!
 //! SQLite files made before the history existed (their version in `PRAGMA
 //! user_version`, 1 or 2) are taken as they are: schema 1 has its pending
@@ -36,7 +38,7 @@ pub const HISTORY: &str = "ludus_schema_history";
 pub const APPLICATION_ID: i32 = 0x4C55_4455;
 
 /// The schema version this Ludus writes.
-pub const VERSION: i32 = 5;
+pub const VERSION: i32 = 6;
 
 const V1: &str = "
 CREATE TABLE bots (
@@ -217,14 +219,29 @@ ALTER TABLE ladder_bots ADD COLUMN rated_matches {int} NOT NULL DEFAULT 0;
 CREATE INDEX results_by_match ON results (match_id);
 ";
 
+const V6_POSTGRES: &str = "
+-- A replay is gzip: PostgreSQL's own compression of a large value would
+-- spend a worker's commit on bytes that do not shrink. Out of line, as is.
+ALTER TABLE replays ALTER COLUMN replay_gz SET STORAGE EXTERNAL;
+ALTER TABLE integrity_events ALTER COLUMN replay_gz SET STORAGE EXTERNAL;
+";
+
+/// SQLite does not compress values: nothing to change.
+const V6_SQLITE: &str = "SELECT 1;";
+
 /// Every migration, in `dialect`.
 pub fn migrations(dialect: Dialect) -> Vec<Migration> {
+    let v6 = match dialect {
+        Dialect::Sqlite => V6_SQLITE,
+        Dialect::Postgres => V6_POSTGRES,
+    };
     [
         ("V1__initial", V1),
         ("V2__game_seeds", V2),
         ("V3__queue", V3),
         ("V4__accounts", V4),
         ("V5__page_indexes", V5),
+        ("V6__replays_stored_as_they_are", v6),
     ]
     .into_iter()
     .map(|(name, sql)| {

@@ -14,6 +14,8 @@ use ludus_leaderboard::worker::{self, Progress, WorkerOptions};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 fn open(db: &Location) -> Result<Store> {
@@ -198,6 +200,7 @@ pub fn worker(
         ladder,
         lease,
         until_idle,
+        stop: Some(stop_on_signal()?),
         ..WorkerOptions::new(threads(threads_arg))
     };
     let sandbox = Sandbox::new()?;
@@ -225,6 +228,24 @@ pub fn worker(
     }
     eprintln!("{line}");
     Ok(())
+}
+
+/// A flag set by the first SIGTERM or Ctrl-C, which a thread of its own
+/// waits for: the worker then releases its matches instead of dying with
+/// them leased.
+fn stop_on_signal() -> Result<Arc<AtomicBool>> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the signal handler's runtime")?;
+    let flag = stop.clone();
+    std::thread::spawn(move || {
+        runtime.block_on(ludus_server::shutdown_signal());
+        eprintln!("stopping: the matches in play go back to the queue");
+        flag.store(true, Ordering::Relaxed);
+    });
+    Ok(stop)
 }
 
 /// Progress on a terminal as a bar per ladder, otherwise as a log line

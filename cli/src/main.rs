@@ -128,6 +128,12 @@ enum Command {
         /// of four times as many.
         #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..))]
         rate_limit: u32,
+        /// The game config of GAME's continuous ladder, as `ludus ladder run
+        /// --config` takes it (e.g. `planet-wars='{"max_turns": 100}'` for
+        /// shorter matches); repeat for other games. It is set when the
+        /// ladder is created, and a ladder keeps it.
+        #[arg(long, value_name = "GAME=JSON", value_parser = parse_game_config)]
+        game_config: Vec<(String, serde_json::Value)>,
     },
     /// Accounts of the server.
     User {
@@ -479,7 +485,8 @@ fn main() {
             listen,
             workers,
             rate_limit,
-        } => serve::serve(&db.db, listen, workers, rate_limit),
+            game_config,
+        } => serve::serve(&db.db, listen, workers, rate_limit, game_config),
         Command::User {
             command: UserCommand::Add { name, db },
         } => serve::user_add(&name, &db.db),
@@ -674,6 +681,16 @@ fn engine_run(
     }
     out.flush()?;
     Ok(())
+}
+
+/// `GAME=JSON`, as `ludus serve --game-config` takes it.
+fn parse_game_config(s: &str) -> Result<(String, serde_json::Value), String> {
+    let (game, json) = s.split_once('=').ok_or_else(|| {
+        format!("`{s}` is not GAME=JSON, e.g. planet-wars='{{\"max_turns\": 100}}'")
+    })?;
+    let config =
+        serde_json::from_str(json).map_err(|e| format!("the config of {game} is not JSON: {e}"))?;
+    Ok((game.to_string(), config))
 }
 
 #[cfg(test)]

@@ -14,9 +14,11 @@ pub fn serve(
     listen: SocketAddr,
     workers: Option<usize>,
     rate_limit: u32,
+    game_configs: Vec<(String, serde_json::Value)>,
 ) -> Result<()> {
     let mut config = ServerConfig::new(db.clone());
     config.listen = listen;
+    config.continuous.game_configs = game_configs.into_iter().collect();
     config.rate_per_second = rate_limit;
     config.rate_burst = rate_limit.saturating_mul(4);
     if let Some(w) = workers {

@@ -287,3 +287,132 @@ fn progress_is_a_bar_on_a_terminal_and_log_lines_otherwise() {
     );
     assert!(!err.contains('\u{1b}'), "and no escape codes: {err:?}");
 }
+
+/// A bot that answers at once through its validation (30 turns), then
+/// spends about 240 million fuel, under a third of its budget, on every
+/// turn: a slow bot's match lasts seconds, long enough to be caught in play.
+const SLOW_AFTER_VALIDATION: &str = r#"(module
+  (memory (export "memory") 1)
+  (global $calls (mut i32) (i32.const 0))
+  (data (i32.const 16) "{\"moves\":[]}")
+  (func (export "ludus_alloc") (param i32) (result i32) (i32.const 1024))
+  (func (export "act") (param i32 i32) (result i64)
+    (local $i i32)
+    (global.set $calls (i32.add (global.get $calls) (i32.const 1)))
+    (if (i32.gt_u (global.get $calls) (i32.const 30))
+      (then
+        (local.set $i (i32.const 40000000))
+        (loop $spin
+          (local.set $i (i32.sub (local.get $i) (i32.const 1)))
+          (br_if $spin (local.get $i)))))
+    (i64.or (i64.shl (i64.const 16) (i64.const 32)) (i64.const 12))))"#;
+
+/// SIGTERM to a `ludus worker` in the middle of a slow bot's match: it
+/// stops between two answers, commits nothing of that match and gives it
+/// back to the queue without spending an attempt; the results it had
+/// finished stay. A second worker then plays the match from its start, and
+/// the ladder ends with the results of a run nobody stopped.
+#[test]
+fn a_worker_stopped_by_sigterm_releases_the_match_in_play_and_keeps_finished_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let slow = d.join("slow.wasm");
+    std::fs::write(&slow, wat::parse_str(SLOW_AFTER_VALIDATION).unwrap()).unwrap();
+    let ladder = |db: &str, command: &[&str]| {
+        let o = ludus(
+            &[
+                "submit",
+                slow.to_str().unwrap(),
+                "--name",
+                "slow",
+                "--game",
+                "planet-wars",
+                "--db",
+                db,
+            ],
+            d,
+        );
+        assert!(o.status.success(), "{}", text(&o));
+        submit_to(d, db, "planet_wars_idle", "idle");
+        let mut args = command.to_vec();
+        args.extend([
+            "--game",
+            "planet-wars",
+            "--rounds",
+            "1",
+            "--seed",
+            "5",
+            "--config",
+            r#"{"max_turns": 80}"#,
+            "--db",
+            db,
+        ]);
+        let o = ludus(&args, d);
+        assert!(o.status.success(), "{}", text(&o));
+    };
+    let uninterrupted = d.join("uninterrupted.db").display().to_string();
+    ladder(&uninterrupted, &["ladder", "run", "--threads", "1"]);
+    let reference = outcome(d, &uninterrupted);
+    assert_eq!(reference.0.len(), 2, "{:?}", reference.0);
+
+    let db = d.join("ludus.db").display().to_string();
+    ladder(&db, &["ladder", "create"]);
+    let worker = ["worker", "--ladder", "1", "--threads", "1", "--db", &db];
+    let mut first = spawn(&worker, d);
+    let start = Instant::now();
+    while results_in(&db) < 1 {
+        assert!(start.elapsed() < Duration::from_secs(60), "no progress");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let sql = rusqlite::Connection::open(&db).unwrap();
+    let in_play = |sql: &rusqlite::Connection| -> Vec<(i64, i64, bool)> {
+        sql.prepare("SELECT idx, attempts, lease_owner IS NOT NULL FROM matches WHERE done = 0")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    // The second match has started (once claimed, so one attempt) and is
+    // seconds from its end.
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(in_play(&sql), [(1, 1, true)]);
+    let stopping = Instant::now();
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &first.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = loop {
+        if let Some(status) = first.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            stopping.elapsed() < Duration::from_secs(10),
+            "the worker did not stop"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let stopped_in = stopping.elapsed();
+    let t = finish(first);
+    assert!(status.success(), "{t}");
+    assert!(
+        t.contains("stopping: the matches in play go back to the queue")
+            && t.contains("stops: it played 1 matches"),
+        "{t}"
+    );
+    eprintln!("the worker stopped {stopped_in:?} after SIGTERM");
+    // Not finished, not leased, its attempt given back; the finished one
+    // kept as the uninterrupted run has it.
+    assert_eq!(in_play(&sql), [(1, 0, false)]);
+    let kept = outcome(d, &db).0;
+    assert_eq!(kept[..], reference.0[..1]);
+
+    let t = finish(spawn(&worker, d));
+    assert!(t.contains("stops: it played 1 matches"), "{t}");
+    assert_eq!(
+        outcome(d, &db),
+        reference,
+        "the interrupted match, played again, is the one nobody stopped"
+    );
+}

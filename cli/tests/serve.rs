@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{bot, ludus, ludus_cmd, text, Serving};
+use common::{bot, get_json, ludus, ludus_cmd, serve, text, Serving};
 use ludus_testkit::cdp::Browser;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -16,21 +16,6 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 const SCRIPT: &str = "<script>alert(1)</script>";
-
-fn serve(dir: &Path, args: &[&str]) -> Serving {
-    let mut all = vec!["serve", "--listen", "127.0.0.1:0"];
-    all.extend_from_slice(args);
-    Serving::start(ludus_cmd(&all, dir))
-}
-
-fn get_json(url: &str) -> Value {
-    ureq::get(url)
-        .call()
-        .unwrap_or_else(|e| panic!("GET {url}: {e}"))
-        .into_body()
-        .read_json()
-        .unwrap()
-}
 
 fn artifacts() -> PathBuf {
     let dir = ludus_testkit::workspace_root().join("target/browser-artifacts");
@@ -213,7 +198,7 @@ fn a_served_ladder_rates_uploaded_bots_and_shows_them_in_a_browser() {
     let db = db.to_str().unwrap();
     verify_and_recompute(dir.path(), db, &id);
 
-    // SIGTERM: the server stops by itself, having finished its matches.
+    // SIGTERM: the server stops by itself, its matches in play released.
     let mut server = server;
     let pid = server.child.id().to_string();
     let killed = std::process::Command::new("kill")

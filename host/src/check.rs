@@ -93,6 +93,13 @@ impl Validation {
         self.failed().and_then(MatchCheck::why_failed)
     }
 
+    /// The budget the bot exhausted when it failed (`fuel`, `memory`,
+    /// `stack`, or `time` when the wall-clock backstop stopped it); `None`
+    /// when it passed or failed another way.
+    pub fn budget_spent(&self) -> Option<&'static str> {
+        self.failed().and_then(MatchCheck::budget_spent)
+    }
+
     /// Moves refused inside readable answers, over every match.
     pub fn warnings(&self) -> usize {
         self.matches
@@ -129,6 +136,18 @@ pub struct MatchCheck {
 impl MatchCheck {
     pub fn passed(&self) -> bool {
         self.failures.is_empty() && self.aborted.is_none()
+    }
+
+    /// The budget the bot exhausted, if that is why the match failed.
+    pub fn budget_spent(&self) -> Option<&'static str> {
+        match (self.failures.first(), &self.aborted) {
+            (Some(f), _) => match &f.problem {
+                Problem::Fault(fault) => fault.kind.budget(),
+                Problem::Unreadable(_) => None,
+            },
+            (None, Some(_)) => Some("time"),
+            (None, None) => None,
+        }
     }
 
     /// Why the match failed, in one line; `None` when it passed.

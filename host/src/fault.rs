@@ -46,6 +46,24 @@ impl FaultKind {
             FaultKind::Instantiate => "instantiate",
         }
     }
+
+    /// The budget the bot exhausted, for the faults that spend one of its
+    /// limits (fuel, memory, stack) before they show; `None` for the others,
+    /// which show at once.
+    pub fn budget(self) -> Option<&'static str> {
+        match self {
+            FaultKind::OutOfFuel => Some("fuel"),
+            FaultKind::MemoryCap => Some("memory"),
+            FaultKind::StackOverflow => Some("stack"),
+            FaultKind::Trap
+            | FaultKind::Exit
+            | FaultKind::BadAllocPointer
+            | FaultKind::BadAnswerPointer
+            | FaultKind::AnswerTooLarge
+            | FaultKind::BadUtf8
+            | FaultKind::Instantiate => None,
+        }
+    }
 }
 
 impl fmt::Display for FaultKind {

@@ -1,2 +1,2 @@
 //! Answers with a pointer far outside its memory.
-ludus_hostile_bots::hostile_bot!(ludus_hostile_bots::pack(0xffff_0000, 16));
+ludus_hostile_bots::hostile_bot!(ludus_hostile_bots::attack::bad_answer_pointer());

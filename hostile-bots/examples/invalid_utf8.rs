@@ -1,2 +1,2 @@
 //! Answers with bytes that are not UTF-8.
-ludus_hostile_bots::hostile_bot!(ludus_hostile_bots::answer(b"{\"moves\":[\xff\xfe]}"));
+ludus_hostile_bots::hostile_bot!(ludus_hostile_bots::attack::invalid_utf8());

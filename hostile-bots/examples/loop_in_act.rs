@@ -1,7 +1,2 @@
 //! Never answers: spins forever inside `act`.
-ludus_hostile_bots::hostile_bot!({
-    let mut n = 0u64;
-    loop {
-        n = std::hint::black_box(n.wrapping_add(1));
-    }
-});
+ludus_hostile_bots::hostile_bot!(ludus_hostile_bots::attack::endless_loop());

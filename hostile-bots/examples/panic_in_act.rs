@@ -1,7 +1,2 @@
 //! Panics on every turn.
-ludus_hostile_bots::hostile_bot!({
-    if std::hint::black_box(true) {
-        panic!("this bot always panics");
-    }
-    ludus_hostile_bots::answer(ludus_hostile_bots::NO_MOVES)
-});
+ludus_hostile_bots::hostile_bot!(ludus_hostile_bots::attack::panic());

@@ -1,5 +1,6 @@
 //! Hostile bots: a corpus of modules that misbehave on purpose, built for
-//! wasm32-wasip1 and played by the host's tests. Each example is one attack.
+//! wasm32-wasip1 and played by the host's tests. Each example is one attack
+//! (`turncoat` makes them all, once it is past its validation match).
 //!
 //! They speak bot ABI v1 by hand (not through the SDK), so they can return
 //! any pointer and length they like.
@@ -32,6 +33,75 @@ pub fn answer(bytes: &'static [u8]) -> i64 {
 
 /// An empty Planet Wars answer.
 pub const NO_MOVES: &[u8] = br#"{"moves":[]}"#;
+
+/// The attacks, each what `act` does (or answers) on a turn.
+pub mod attack {
+    use super::{answer, pack, NO_MOVES};
+
+    /// Never answers: spins forever.
+    pub fn endless_loop() -> i64 {
+        let mut n = 0u64;
+        loop {
+            n = std::hint::black_box(n.wrapping_add(1));
+        }
+    }
+
+    /// Allocates until the memory cap stops it (then Rust aborts on the
+    /// failed allocation).
+    pub fn memory_bomb() -> i64 {
+        let mut hoard: Vec<Vec<u8>> = Vec::new();
+        loop {
+            hoard.push(vec![1u8; 1 << 20]);
+            std::hint::black_box(&hoard);
+        }
+    }
+
+    /// Panics.
+    pub fn panic() -> i64 {
+        if std::hint::black_box(true) {
+            panic!("this bot always panics");
+        }
+        answer(NO_MOVES)
+    }
+
+    #[allow(unconditional_recursion)]
+    fn dive(n: u64) -> u64 {
+        let pad = std::hint::black_box([n; 16]);
+        dive(pad[3] + 1) + pad[7]
+    }
+
+    /// Recurses without end until the wasm stack runs out.
+    pub fn deep_recursion() -> i64 {
+        std::hint::black_box(dive(0));
+        answer(NO_MOVES)
+    }
+
+    /// Answers with a pointer far outside its memory.
+    pub fn bad_answer_pointer() -> i64 {
+        pack(0xffff_0000, 16)
+    }
+
+    /// Answers with a length of almost 4 GiB.
+    pub fn huge_answer_length() -> i64 {
+        pack(1024, 0xffff_fff0)
+    }
+
+    /// Answers with bytes that are not UTF-8.
+    pub fn invalid_utf8() -> i64 {
+        answer(b"{\"moves\":[\xff\xfe]}")
+    }
+
+    /// Sleeps for an hour; the host must not block on it.
+    pub fn sleep_forever() -> i64 {
+        std::thread::sleep(std::time::Duration::from_secs(3600));
+        answer(NO_MOVES)
+    }
+
+    /// Ends the process (`proc_exit`).
+    pub fn exit() -> i64 {
+        std::process::exit(3)
+    }
+}
 
 /// Exports `ludus_alloc` and an `act` that runs `$body` (an expression of
 /// type `i64`, the packed answer).

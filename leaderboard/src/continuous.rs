@@ -16,6 +16,7 @@ use ludus_engine::registry::GameInfo;
 use ludus_engine::rng::{derive_seed, stream};
 use ludus_host::Limits;
 use rand_core::RngCore;
+use std::collections::BTreeMap;
 
 /// How a continuous ladder is kept going.
 #[derive(Debug, Clone)]
@@ -30,6 +31,42 @@ pub struct ContinuousConfig {
     pub pending: u32,
     /// Bots of closest rating among which opponents are drawn.
     pub neighbours: usize,
+    /// The game config of a game's ladder (e.g. shorter matches), by game
+    /// id; the game's defaults for the others. A ladder keeps the config it
+    /// was created with: its matches stay comparable.
+    pub game_configs: BTreeMap<String, serde_json::Value>,
+}
+
+impl ContinuousConfig {
+    /// The game config of `game`'s ladder.
+    pub fn game_config(&self, game: &str) -> serde_json::Value {
+        self.game_configs
+            .get(game)
+            .cloned()
+            .unwrap_or(serde_json::Value::Null)
+    }
+
+    /// Checks [`ContinuousConfig::game_configs`] against the games and the
+    /// store: each names a game and is a config the game accepts, and a
+    /// ladder that exists already has that config.
+    pub fn check_game_configs(&self, store: &Store) -> Result<(), LadderError> {
+        for (game, config) in &self.game_configs {
+            let info = ludus_engine::registry::info(game)?;
+            ludus_engine::new_game(game, config, 0, info.fewest_seats())?;
+            if let Some(ladder) = store.find_continuous_ladder(game)? {
+                let stored = store.ladder(ladder)?.config;
+                if stored != *config {
+                    return Err(LadderError::ConfigFixed {
+                        ladder,
+                        game: game.clone(),
+                        stored,
+                        wanted: config.clone(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Default for ContinuousConfig {
@@ -40,6 +77,7 @@ impl Default for ContinuousConfig {
             placement: 4,
             pending: 8,
             neighbours: 3,
+            game_configs: BTreeMap::new(),
         }
     }
 }
@@ -171,7 +209,14 @@ pub fn top_up(
     }
     let limits = serde_json::to_value(&config.limits).expect("limits serialise");
     let needs = Needs::of_this_build(game.rules_version);
-    let ladder = store.continuous_ladder(game.id, players as u32, config.seed, &limits, &needs)?;
+    let ladder = store.continuous_ladder(
+        game.id,
+        players as u32,
+        config.seed,
+        &config.game_config(game.id),
+        &limits,
+        &needs,
+    )?;
     done.ladder = Some(ladder);
     let before = store.ladder(ladder)?.bots.len();
     let mut active = Vec::new();

@@ -54,6 +54,13 @@ pub enum LadderError {
     Refused { ladder: i64, reason: String },
     #[error("ladder {ladder} in the database is damaged: {reason}")]
     StoredLadder { ladder: i64, reason: String },
+    #[error("the continuous ladder of {game} (ladder {ladder}) plays with the game config {stored}, set when it was created; it cannot change to {wanted}")]
+    ConfigFixed {
+        ladder: i64,
+        game: String,
+        stored: serde_json::Value,
+        wanted: serde_json::Value,
+    },
     #[error("bot `{name}` plays no match of ladder {ladder}; its bots are {bots}")]
     NotInLadder {
         ladder: i64,

@@ -33,7 +33,8 @@ pub enum SubmitError {
     #[error("`{name}` is refused: it is not a bot Ludus can run: {error}")]
     Load { name: String, error: LoadError },
     /// The bot failed its validation for the game; the report has the
-    /// validation of every game, so it names those the bot does play.
+    /// validation of every game, so it names those the bot does play, or
+    /// only that of the game when the bot exhausted a budget there.
     #[error("`{}` is refused: {}", report.bot, refusal(report, game))]
     Refused {
         game: String,
@@ -47,11 +48,19 @@ pub enum SubmitError {
 
 /// Why the bot was refused for `game`, and which games it plays.
 fn refusal(report: &CheckReport, game: &str) -> String {
-    let why = report.game(game).and_then(|v| v.why_failed());
-    let plays = match report.plays()[..] {
-        [] => "it plays none of the games".into(),
-        [one] => format!("it plays {one}"),
-        [ref init @ .., last] => format!("it plays {} and {last}", init.join(", ")),
+    let validation = report.game(game);
+    let why = validation.and_then(|v| v.why_failed());
+    let plays = match (
+        validation.and_then(|v| v.budget_spent()),
+        &report.plays()[..],
+    ) {
+        (Some(budget), _) => format!(
+            "it was not tried on the other games: it exhausted its {budget} budget, \
+             and would spend it again on each"
+        ),
+        (None, []) => "it plays none of the games".into(),
+        (None, [one]) => format!("it plays {one}"),
+        (None, [init @ .., last]) => format!("it plays {} and {last}", init.join(", ")),
     };
     format!(
         "it does not play {game} ({}); {plays}",
@@ -61,7 +70,8 @@ fn refusal(report: &CheckReport, game: &str) -> String {
 
 /// Loads the bot `wasm` and plays its validation match for `game` under
 /// `limits`. Refused, it is validated for every other game too, so that the
-/// error names the games it does play.
+/// error names the games it does play; unless it exhausted a budget (fuel,
+/// memory, stack, time), which it would spend again for each game.
 pub fn admit<'a>(
     sandbox: &Sandbox,
     name: &str,
@@ -85,7 +95,12 @@ pub fn admit<'a>(
         games: vec![validation],
     };
     if !passed {
-        for other in ludus_engine::games().iter().filter(|g| g.id != info.id) {
+        let others = if report.games[0].budget_spent().is_some() {
+            &[][..]
+        } else {
+            ludus_engine::games()
+        };
+        for other in others.iter().filter(|g| g.id != info.id) {
             report.games.push(check::validate(&bot, other, limits)?);
         }
         return Err(SubmitError::Refused {

@@ -15,6 +15,7 @@ use crate::ladder::{apply_ratings, LadderError};
 use crate::store::{queue, ClaimNext, Claimed, Committed, LadderRecord, MatchResult, Needs, Store};
 use ludus_host::{BotModule, Limits, MatchSpec, Sandbox};
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -33,8 +34,10 @@ pub struct WorkerOptions {
     /// Without a ladder: stop when no ladder has work left, instead of
     /// waiting for new ones.
     pub until_idle: bool,
-    /// Set from elsewhere (a server shutting down): the worker claims no
-    /// more, finishes and commits what it holds, and returns.
+    /// Set from elsewhere (a server shutting down, a signal): the worker
+    /// claims no more, stops the matches it plays between two answers,
+    /// commits those that had finished, releases the others' leases
+    /// without spending an attempt, and returns.
     pub stop: Option<Arc<AtomicBool>>,
 }
 
@@ -104,9 +107,10 @@ struct Job {
 struct Played {
     ladder: i64,
     index: u32,
-    /// `None` for a match that waited in the pool's queue until the worker
-    /// was stopping: not started, it goes back with the worker's other
-    /// leases when the worker stops, without spending an attempt.
+    /// `None` for a match the worker's stop interrupted, or that waited in
+    /// the pool's queue until then: unfinished, it goes back with the
+    /// worker's other leases when the worker stops, without spending an
+    /// attempt.
     outcome: Option<Result<(MatchResult, Vec<u8>), LadderError>>,
 }
 
@@ -284,11 +288,10 @@ impl Run<'_> {
             let tx = tx.clone();
             let stop = stop.clone();
             pool.spawn(move || {
-                let stopped = stop.is_some_and(|s| s.load(Ordering::Relaxed));
                 let played = Played {
                     ladder: job.claimed.ladder,
                     index: job.claimed.index,
-                    outcome: (!stopped).then(|| play(&job)),
+                    outcome: play(&job, stop.as_deref()),
                 };
                 // The receiver only goes away when the worker stops.
                 let _ = tx.send(played);
@@ -582,7 +585,7 @@ impl Run<'_> {
     }
 
     /// A played match's result, to be committed; `None` for a match that
-    /// was not played (the worker is stopping) or that the host could not
+    /// was not played or not finished (the worker is stopping) or that the host could not
     /// play (it goes back to the queue at once; after a few such attempts
     /// it is void).
     fn finished_match(&mut self, played: Played) -> Result<Option<Finished>, LadderError> {
@@ -684,8 +687,17 @@ impl Run<'_> {
     }
 }
 
-/// Plays one match; its result and its gzipped replay.
-fn play(job: &Job) -> Result<(MatchResult, Vec<u8>), LadderError> {
+/// Plays one match; its result and its gzipped replay, or `None` when
+/// `stop` was set before it finished (it is checked after every answer, so
+/// a stop waits for one bot's turn at most).
+fn play(
+    job: &Job,
+    stop: Option<&AtomicBool>,
+) -> Option<Result<(MatchResult, Vec<u8>), LadderError>> {
+    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    if stopped() {
+        return None;
+    }
     let spec = MatchSpec {
         game: job.game.clone(),
         config: job.config.clone(),
@@ -693,11 +705,34 @@ fn play(job: &Job) -> Result<(MatchResult, Vec<u8>), LadderError> {
         limits: job.limits.clone(),
         bots: job.bots.clone(),
     };
-    let replay = ludus_host::play(&spec).map_err(|source| LadderError::Play {
-        index: job.claimed.index,
-        bots: job.names.join(" vs "),
-        source,
-    })?;
+    let mut interrupted = false;
+    // The flag only decides whether the match goes on, never what happens
+    // in it: a match played to its end is the same however many stops
+    // interrupted it before.
+    let replay = ludus_host::play_until(&spec, |_| {
+        interrupted = stopped();
+        if interrupted {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    if interrupted {
+        return None;
+    }
+    Some(
+        replay
+            .map_err(|source| LadderError::Play {
+                index: job.claimed.index,
+                bots: job.names.join(" vs "),
+                source,
+            })
+            .map(|replay| result_of(job, &replay)),
+    )
+}
+
+/// A finished match's result and its gzipped replay.
+fn result_of(job: &Job, replay: &ludus_host::Replay) -> (MatchResult, Vec<u8>) {
     let (placements, scores, reason) = match &replay.outcome {
         Some(o) => (o.placements.clone(), o.scores.clone(), o.reason.clone()),
         None => (Vec::new(), Vec::new(), String::new()),
@@ -718,7 +753,7 @@ fn play(job: &Job) -> Result<(MatchResult, Vec<u8>), LadderError> {
         aborted: replay.aborted.clone(),
         replay_sha256: ludus_host::sha256_hex(&json),
     };
-    Ok((result, gzip(&json)))
+    (result, gzip(&json))
 }
 
 /// Gzip as replays are written: no timestamp, so the same replay is the

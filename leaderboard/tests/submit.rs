@@ -70,6 +70,50 @@ fn a_bot_entered_for_a_game_it_does_not_play_is_refused_naming_the_games_it_play
     );
 }
 
+/// A bot that runs out of fuel would burn its budget again in every other
+/// game's validation: it is tried on its own game only, and told so.
+#[test]
+fn a_bot_that_exhausts_its_budget_is_not_tried_on_the_other_games() {
+    let sandbox = sandbox();
+    let err = admit(
+        &sandbox,
+        "looper",
+        "planet-wars",
+        &wasm("loop_in_act"),
+        &Limits::default(),
+    )
+    .unwrap_err();
+    let text = err.to_string();
+    let SubmitError::Refused { report, .. } = err else {
+        panic!("{text}")
+    };
+    let tried: Vec<_> = report.games.iter().map(|v| v.game).collect();
+    assert_eq!(tried, ["planet-wars"], "{text}");
+    assert_eq!(report.games[0].budget_spent(), Some("fuel"));
+    assert!(
+        text.starts_with("`looper` is refused: it does not play planet-wars (2 seats, turn 1, seat 0: out_of_fuel: ")
+            && text.ends_with(
+                "; it was not tried on the other games: it exhausted its fuel budget, \
+                 and would spend it again on each"
+            ),
+        "{text}"
+    );
+    // The memory cap and the stack are budgets too.
+    for (bot, budget) in [("memory_bomb", "memory"), ("deep_recursion", "stack")] {
+        let err = admit(&sandbox, bot, "planet-wars", &wasm(bot), &Limits::default()).unwrap_err();
+        let text = err.to_string();
+        let SubmitError::Refused { report, .. } = err else {
+            panic!("{text}")
+        };
+        assert_eq!(report.games.len(), 1, "{text}");
+        assert_eq!(report.games[0].budget_spent(), Some(budget), "{text}");
+        assert!(
+            text.contains(&format!("it exhausted its {budget} budget")),
+            "{text}"
+        );
+    }
+}
+
 #[test]
 fn a_module_that_is_no_bot_is_refused_before_any_match() {
     let sandbox = sandbox();

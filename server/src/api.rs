@@ -478,10 +478,13 @@ pub async fn upload(
             let since = now_unix() - 24 * 3600;
             if s.uploads_since(account.id, since)? >= daily {
                 return Err(ApiError::TooMany(format!(
-                    "{} has uploaded {daily} bots in the last 24 hours, the most allowed; try again later",
+                    "{} has made {daily} uploads in the last 24 hours, refused ones included, the most allowed; try again later",
                     account.name
                 )));
             }
+            // Every attempt counts, refused or not, and before validation:
+            // refused bots cannot keep the validation slots busy.
+            s.record_upload(account.id, now_unix())?;
             Ok(account)
         })
         .await?;
@@ -506,7 +509,6 @@ pub async fn upload(
         owned_by(&s, &name, account.id)?;
         s.take_bot_name(&name, account.id)?;
         let accepted = admitted.store(&mut s, &now_rfc3339())?;
-        s.record_upload(account.id, now_unix())?;
         let b = accepted.stored.bot;
         tracing::info!(bot = %b.name, version = b.version, account = %account.name, "bot uploaded");
         Ok::<_, ApiError>(Uploaded {

@@ -54,8 +54,9 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
-/// Serves until SIGTERM or Ctrl-C; then stops taking requests, lets the
-/// in-process workers finish and commit the matches they hold, and returns.
+/// Serves until SIGTERM or Ctrl-C; then stops taking requests, has the
+/// in-process workers commit the matches they finished and release those in
+/// play, and returns.
 pub async fn serve(config: ServerConfig) -> anyhow::Result<()> {
     use anyhow::Context;
     let listen = config.listen;
@@ -73,7 +74,7 @@ pub async fn serve(config: ServerConfig) -> anyhow::Result<()> {
         .with_graceful_shutdown(shutdown_signal())
         .await
         .context("the server stopped")?;
-    tracing::info!("stopping: finishing the matches in hand");
+    tracing::info!("stopping: the matches in play go back to the queue");
     state.stopping().store(true, Ordering::Relaxed);
     background.stop().await;
     // Not println!: a reader that went away (a closed pipe) must not turn a
@@ -82,7 +83,8 @@ pub async fn serve(config: ServerConfig) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn shutdown_signal() {
+/// Resolves on the first SIGTERM or Ctrl-C.
+pub async fn shutdown_signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };

@@ -84,11 +84,15 @@ impl Drop for Inner {
 }
 
 impl AppState {
-    /// Opens (or creates) the database and the sandbox.
+    /// Opens (or creates) the database and the sandbox; refuses game
+    /// configs that a game or an existing ladder does not take.
     pub async fn open(config: ServerConfig) -> anyhow::Result<AppState> {
         let db = config.db.clone();
+        let continuous = config.continuous.clone();
         let (store, sandbox) = tokio::task::spawn_blocking(move || {
-            anyhow::Ok((Store::connect(&db)?, Sandbox::new()?))
+            let store = Store::connect(&db)?;
+            continuous.check_game_configs(&store)?;
+            anyhow::Ok((store, Sandbox::new()?))
         })
         .await??;
         Ok(AppState::new(config, store, Arc::new(sandbox)))

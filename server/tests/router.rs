@@ -94,7 +94,7 @@ async fn only_the_owner_uploads_new_versions_or_retires_a_bot() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn uploads_are_validated_and_a_refusal_says_what_was_wrong() {
-    let s = server(|c| c.daily_uploads = 2);
+    let s = server(|_| {});
     let (status, body) = s.upload("junk", Some(&s.alice), b"not wasm".to_vec()).await;
     assert_eq!(
         (status, error_code(&body).as_str()),
@@ -121,16 +121,32 @@ async fn uploads_are_validated_and_a_refusal_says_what_was_wrong() {
     );
     let (status, _) = s.upload("\u{7}bell", Some(&s.alice), bot("x", false)).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    // Two good uploads fill the quota of two a day; refused ones do not count.
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_upload_attempt_counts_toward_the_daily_quota_refused_ones_too() {
+    let s = server(|c| c.daily_uploads = 3);
     for n in ["q1", "q2"] {
         let (status, body) = s.upload(n, Some(&s.alice), bot(n, false)).await;
         assert_eq!(status, StatusCode::CREATED, "{body}");
     }
+    // At the quota minus one: a refused bot takes the last upload.
+    let (status, body) = s.upload("junk", Some(&s.alice), b"not wasm".to_vec()).await;
+    assert_eq!(
+        (status, error_code(&body).as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, "refused"),
+        "{body}"
+    );
     let (status, body) = s.upload("q3", Some(&s.alice), bot("q3", false)).await;
     assert_eq!(
         (status, error_code(&body).as_str()),
-        (StatusCode::TOO_MANY_REQUESTS, "too_many")
+        (StatusCode::TOO_MANY_REQUESTS, "too_many"),
+        "{body}"
     );
+    assert!(body.contains("refused ones included"), "{body}");
+    // Answered 429 before validation: the refused attempt is not recorded.
+    let (status, _) = s.upload("q3", Some(&s.alice), bot("q3", false)).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
     let (status, _) = s.upload("q3", Some(&s.bob), bot("q3", false)).await;
     assert_eq!(status, StatusCode::CREATED, "the quota is per account");
 }
@@ -442,4 +458,62 @@ async fn bot_and_match_pages_of_a_large_ladder_show_the_right_matches() {
         page.contains(&format!("/matches/{id}")),
         "the newest match is linked"
     );
+}
+
+/// `ludus serve --game-config`: the continuous ladder is created with the
+/// configured game config and its matches play it; a server given another
+/// config for that ladder, or one the game refuses, does not start.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_continuous_ladder_keeps_the_game_config_it_was_created_with() {
+    let short = serde_json::json!({"max_turns": 7});
+    let s = server(|c| {
+        c.continuous
+            .game_configs
+            .insert("planet-wars".into(), short.clone());
+    });
+    for (name, token) in [("a", &s.alice), ("b", &s.bob)] {
+        let (status, body) = s.upload(name, Some(token), bot(name, false)).await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+    }
+    let mut store = Store::connect(&s.db).unwrap();
+    let game = ludus_engine::registry::info("planet-wars").unwrap();
+    continuous::top_up(&mut store, game, &s.state.config().continuous).unwrap();
+    let options = WorkerOptions {
+        until_idle: true,
+        ..WorkerOptions::new(2)
+    };
+    worker::work(&mut store, s.state.sandbox(), &options, |_| {}).unwrap();
+    let ladder = store
+        .find_continuous_ladder("planet-wars")
+        .unwrap()
+        .unwrap();
+    assert_eq!(store.ladder(ladder).unwrap().config, short);
+    let results = store.results(ladder).unwrap();
+    assert!(!results.is_empty());
+    assert!(results.iter().all(|r| r.turns == 7), "{results:?}");
+    drop(store);
+
+    let open = |config: serde_json::Value| {
+        let mut c = s.state.config().clone();
+        c.continuous
+            .game_configs
+            .insert("planet-wars".into(), config);
+        ludus_server::AppState::open(c)
+    };
+    assert!(open(short.clone()).await.is_ok(), "the same config");
+    let other = open(serde_json::json!({"max_turns": 8}))
+        .await
+        .err()
+        .expect("another config is refused")
+        .to_string();
+    assert!(
+        other.contains(r#"plays with the game config {"max_turns":7}, set when it was created"#),
+        "{other}"
+    );
+    let bad = open(serde_json::json!({"max_turns": 0}))
+        .await
+        .err()
+        .expect("a config the game refuses is refused")
+        .to_string();
+    assert!(bad.contains("max_turns"), "{bad}");
 }

@@ -67,7 +67,7 @@ pub fn submit_to(dir: &Path, db: &str, file: &str, name: &str) {
 }
 
 /// A `ludus serve` process on a loopback port; stopped when dropped, with
-/// SIGTERM (it finishes its matches in hand), killed if it has not ended
+/// SIGTERM (it releases its matches in play), killed if it has not ended
 /// within half a minute.
 pub struct Serving {
     pub child: Child,
@@ -126,4 +126,20 @@ impl Drop for Serving {
     fn drop(&mut self) {
         self.stop();
     }
+}
+
+/// Starts `ludus serve --listen 127.0.0.1:0` in `dir` with `args`.
+pub fn serve(dir: &Path, args: &[&str]) -> Serving {
+    let mut all = vec!["serve", "--listen", "127.0.0.1:0"];
+    all.extend_from_slice(args);
+    Serving::start(ludus_cmd(&all, dir))
+}
+
+pub fn get_json(url: &str) -> serde_json::Value {
+    ureq::get(url)
+        .call()
+        .unwrap_or_else(|e| panic!("GET {url}: {e}"))
+        .into_body()
+        .read_json()
+        .unwrap()
 }

@@ -406,6 +406,7 @@ impl Store {
         game: &str,
         players: u32,
         seed: u64,
+        config: &serde_json::Value,
         limits: &serde_json::Value,
         needs: &Needs,
     ) -> Result<i64, StoreError> {
@@ -417,7 +418,7 @@ impl Store {
             players,
             rounds: 0,
             seed,
-            config: &serde_json::Value::Null,
+            config,
             limits,
             needs,
             bots: &[],

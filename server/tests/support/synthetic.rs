@@ -57,7 +57,14 @@ pub fn populate(
     let limits = serde_json::to_value(&config.limits).unwrap();
     let needs = Needs::of_this_build(game.rules_version);
     let ladder = store
-        .continuous_ladder(game.id, 2, config.seed, &limits, &needs)
+        .continuous_ladder(
+            game.id,
+            2,
+            config.seed,
+            &serde_json::Value::Null,
+            &limits,
+            &needs,
+        )
         .unwrap();
     let mut first = None;
     for i in 0..bots {

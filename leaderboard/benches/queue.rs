@@ -297,7 +297,7 @@ fn coordination(
     let thread_cpu = || cpu_ns("/proc/thread-self/schedstat");
     let backend_cpu = || backend.map_or(0, |pid| cpu_ns(&format!("/proc/{pid}/schedstat")));
     let postgres = matches!(location, Location::Postgres(_));
-    let server_cpu = || postgres.then(|| server_cpu_ns(cluster.pid()));
+    let server_cpu = || postgres.then(|| cluster.cpu_time().as_nanos() as u64);
     let size_before = database_bytes(location, cluster);
     // A worker in its steady state: when a result is played (or four, for
     // a batch), it goes in and the next match comes out.
@@ -414,41 +414,6 @@ fn cpu_ns(path: &str) -> u64 {
         .ok()
         .and_then(|s| s.split_whitespace().next()?.parse().ok())
         .unwrap_or_else(|| panic!("{path} gives the CPU time"))
-}
-
-/// CPU time so far, in ns, of the PostgreSQL server whose main process is
-/// `postmaster`: its own, its live children's, and its ended children's
-/// (autovacuum workers come and go; the kernel adds an ended child's time
-/// to its parent's, in ticks of 1/100 s).
-fn server_cpu_ns(postmaster: i32) -> u64 {
-    let stat_fields = |pid: &str| -> Option<Vec<u64>> {
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-        let rest = &stat[stat.rfind(')')? + 2..];
-        Some(
-            rest.split_whitespace()
-                .map(|x| x.parse().unwrap_or(0))
-                .collect(),
-        )
-    };
-    let mut ns = cpu_ns(&format!("/proc/{postmaster}/schedstat"));
-    if let Some(f) = stat_fields(&postmaster.to_string()) {
-        // cutime and cstime: the 16th and 17th fields.
-        ns += (f[13] + f[14]) * 10_000_000;
-    }
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let pid = entry.file_name().to_string_lossy().into_owned();
-        if !pid.bytes().all(|b| b.is_ascii_digit()) {
-            continue;
-        }
-        // ppid: the 4th field, the 2nd after the name.
-        if stat_fields(&pid).is_some_and(|f| f[1] == postmaster as u64) {
-            ns += std::fs::read_to_string(format!("/proc/{pid}/schedstat"))
-                .ok()
-                .and_then(|s| s.split_whitespace().next()?.parse().ok())
-                .unwrap_or(0);
-        }
-    }
-    ns
 }
 
 /// This process's CPU time so far (every thread's, ended ones included).

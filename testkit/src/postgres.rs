@@ -18,6 +18,15 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+/// A (single-threaded) process's CPU time so far, from its `schedstat`;
+/// zero once it has ended. Linux only.
+pub fn process_cpu_time(pid: u32) -> Duration {
+    std::fs::read_to_string(format!("/proc/{pid}/schedstat"))
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .map_or(Duration::ZERO, Duration::from_nanos)
+}
+
 /// The major version the tests use, from Debian's `postgresql-15`.
 pub const MAJOR: u32 = 15;
 
@@ -111,9 +120,35 @@ impl Cluster {
         self.port
     }
 
-    /// The server's main process (its other processes are its children).
-    pub fn pid(&self) -> i32 {
-        self.pid
+    /// The server's CPU time so far: its main process's, its live
+    /// children's (backends, WAL writer, checkpointer, autovacuum), and its
+    /// ended children's (autovacuum workers come and go; the kernel adds an
+    /// ended child's time to its parent's, in ticks of 1/100 s). Linux only.
+    pub fn cpu_time(&self) -> Duration {
+        let stat_fields = |pid: &str| -> Option<Vec<u64>> {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            let rest = &stat[stat.rfind(')')? + 2..];
+            Some(
+                rest.split_whitespace()
+                    .map(|x| x.parse().unwrap_or(0))
+                    .collect(),
+            )
+        };
+        let mut total = process_cpu_time(self.pid as u32);
+        if let Some(f) = stat_fields(&self.pid.to_string()) {
+            // cutime and cstime: the 16th and 17th fields.
+            total += Duration::from_millis((f[13] + f[14]) * 10);
+        }
+        for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+            let pid = entry.file_name().to_string_lossy().into_owned();
+            // ppid: the 4th field, the 2nd after the name.
+            let child = pid.bytes().all(|b| b.is_ascii_digit())
+                && stat_fields(&pid).is_some_and(|f| f[1] == self.pid as u64);
+            if child {
+                total += process_cpu_time(pid.parse().unwrap_or(0));
+            }
+        }
+        total
     }
 
     /// The URL of database `name` of this cluster.

@@ -189,15 +189,10 @@ pub fn apply_ratings(store: &Store, ladder: i64) -> Result<u32, LadderError> {
         if end == record.rated_through && end > 0 {
             return Ok(end);
         }
-        let schedule = store.schedule(ladder)?;
         let rated: Vec<(u32, GameResult)> = store
-            .results_before(ladder, end)?
+            .rated_games_before(ladder, end)?
             .into_iter()
-            .filter(|r| r.aborted.is_none())
-            .map(|r| {
-                let seats = schedule[r.index as usize].seats.clone();
-                (r.index, GameResult::new(seats, r.placements))
-            })
+            .map(|(index, seats, placements)| (index, GameResult::new(seats, placements)))
             .collect();
         let n = record.bots.len();
         // Elo one match at a time, keeping each seat's rating after the
@@ -212,7 +207,7 @@ pub fn apply_ratings(store: &Store, ladder: i64) -> Result<u32, LadderError> {
             .map(|(i, &r)| (i, r, 0.0))
             .collect();
         store.save_ratings(ladder, ELO, &rows)?;
-        store.save_elo_history(ladder, from, &history)?;
+        store.save_elo_history(ladder, (from, end), &history)?;
         if record.players == 2 {
             let bt = ratings::bradley_terry::fit(n, &games, Default::default())?;
             let rows: Vec<_> = (0..n).map(|i| (i, bt.ratings[i], bt.ci95(i))).collect();

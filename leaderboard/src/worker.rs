@@ -117,8 +117,12 @@ struct Played {
 /// How often a worker applies the ratings of what it played, at most.
 const RATING_EVERY: Duration = Duration::from_secs(5);
 
-/// Applying ratings takes at most one part in this many of a worker's time.
-const RATING_SHARE: u32 = 100;
+/// How long a worker that plays lets the ratings wait, at most.
+const RATING_AT_LEAST: Duration = Duration::from_secs(60);
+
+/// Between those, ratings are applied once the worker has played this
+/// share of what was done when they were last applied.
+const RATING_GROWTH: f64 = 0.1;
 
 /// A played match's result, waiting to be committed.
 struct Finished {
@@ -215,6 +219,7 @@ pub fn work(
     mut on_progress: impl FnMut(&Progress),
 ) -> Result<Summary, LadderError> {
     let worker = store.register_worker(options.threads, options.ladder, options.lease)?;
+    store.plan_statements_once(true)?;
     tracing::info!(worker, threads = options.threads, "worker started");
     let mut run = Run {
         store,
@@ -236,6 +241,9 @@ pub fn work(
     summary.refused = std::mem::take(&mut run.refused).into_iter().collect();
     if let Err(e) = store.stop_worker(worker) {
         tracing::warn!(worker, "could not record the worker's stop: {e}");
+    }
+    if let Err(e) = store.plan_statements_once(false) {
+        tracing::warn!(worker, "could not reset the connection's planning: {e}");
     }
     outcome.map(|()| summary)
 }
@@ -282,7 +290,9 @@ impl Run<'_> {
         let mut next_renew = Instant::now() + renew;
         let mut dirty: BTreeSet<i64> = BTreeSet::new();
         let mut last_rating = Instant::now();
-        let mut rating_every = RATING_EVERY;
+        // Matches done in this worker's ladders when the ratings were last
+        // applied, and results it has committed since.
+        let (mut done_then, mut played_then) = (0usize, 0usize);
         let stop = self.options.stop.clone();
         let spawn = |job: Job| {
             let tx = tx.clone();
@@ -364,22 +374,39 @@ impl Run<'_> {
                     on_progress(&self.ladders[&id].progress);
                 }
             }
-            // Ratings of the finished prefix, now and then while playing:
-            // every few seconds, and no more than a small share of the
-            // worker's time, as a refit reads the ladder's whole prefix
-            // (the ratings are the same whenever they are applied).
-            if last_rating.elapsed() >= rating_every {
-                let start = Instant::now();
+            // Ratings of the finished prefix, now and then while playing.
+            // Applying them reads the ladder's whole prefix, so they wait
+            // until the prefix has grown by a share of itself (which keeps
+            // their cost a match the same whatever the ladder's size), or a
+            // minute; the ratings are the same whenever they are applied.
+            let elapsed = last_rating.elapsed();
+            let played = self.summary.played - played_then;
+            if elapsed >= RATING_EVERY
+                && !dirty.is_empty()
+                && (played as f64 >= RATING_GROWTH * done_then as f64 || elapsed >= RATING_AT_LEAST)
+            {
                 for id in std::mem::take(&mut dirty) {
-                    apply_ratings(self.store, id)?;
+                    self.rate(id)?;
                 }
                 last_rating = Instant::now();
-                rating_every = RATING_EVERY.max(start.elapsed() * RATING_SHARE);
+                played_then = self.summary.played;
+                done_then = self.ladders.values().map(|l| l.progress.done).sum();
             }
         }
         for id in self.ladders.keys().copied().collect::<Vec<_>>() {
-            apply_ratings(self.store, id)?;
+            self.rate(id)?;
         }
+        Ok(())
+    }
+
+    /// Applies the ratings of ladder `id`'s finished prefix. Its statements
+    /// run now and then over ranges of the ladder, so they are planned for
+    /// the values at hand, unlike the worker's own (see
+    /// [`Store::plan_statements_once`]).
+    fn rate(&mut self, id: i64) -> Result<(), LadderError> {
+        self.store.plan_statements_once(false)?;
+        apply_ratings(self.store, id)?;
+        self.store.plan_statements_once(true)?;
         Ok(())
     }
 

@@ -503,6 +503,25 @@ impl Store {
         }
     }
 
+    /// On PostgreSQL, whether this connection's prepared statements are
+    /// planned once, when first run, rather than at every run. A worker's
+    /// statements are few, keyed by ids that fit their indexes, and run
+    /// hundreds of times a second; planning each run was two fifths of a
+    /// commit's cost, and the statement's many shapes (so many results, so
+    /// many matches to claim) each run too rarely for PostgreSQL to settle
+    /// on one plan by itself. A no-op on SQLite.
+    pub fn plan_statements_once(&self, once: bool) -> Result<(), StoreError> {
+        if !self.is_postgres() {
+            return Ok(());
+        }
+        let sql = if once {
+            "SET plan_cache_mode = force_generic_plan"
+        } else {
+            "RESET plan_cache_mode"
+        };
+        self.db.borrow_mut().batch(sql).map_err(|e| self.err(e))
+    }
+
     /// Whether the connection to the database is known to be gone (the
     /// PostgreSQL server restarted or closed it): connect again.
     pub fn connection_lost(&self) -> bool {
@@ -842,6 +861,25 @@ impl Store {
              FROM results WHERE ladder_id = $1 AND idx < $2 ORDER BY idx",
             vals![ladder, end],
             match_result,
+        )
+    }
+
+    /// What ratings read of the matches before `end` that have an outcome
+    /// (void and aborted ones left out), in schedule order: each match's
+    /// index, its seats (ladder positions) and their placements. Only those
+    /// columns, and without reading the rest of the schedule.
+    pub fn rated_games_before(
+        &self,
+        ladder: i64,
+        end: u32,
+    ) -> Result<Vec<(u32, Vec<usize>, Vec<u32>)>, StoreError> {
+        self.rows(
+            "SELECT r.idx, m.seats, r.placements FROM results r
+             JOIN matches m ON m.ladder_id = r.ladder_id AND m.idx = r.idx
+             WHERE r.ladder_id = $1 AND r.idx < $2 AND r.aborted IS NULL
+             ORDER BY r.idx",
+            vals![ladder, end],
+            |r| Ok((r.u32(0)?, r.json(1)?, r.json(2)?)),
         )
     }
 

@@ -119,17 +119,20 @@ pub(crate) fn index_seats(
     Ok(())
 }
 
-/// Records the Elo after each rated match from index `from` on (the ones
-/// after it rated no more are cleared) and each bot's count of rated matches.
+/// Records the Elo after each rated match from index `from` to `end`, the
+/// finished prefix the history covers (the ones in between rated no more
+/// are cleared; none after `end` ever had an Elo, as the finished prefix
+/// only grows), and each bot's count of rated matches.
 pub(crate) fn write_elo_history(
     db: &mut Db,
     ladder: i64,
-    from: u32,
+    (from, end): (u32, u32),
     history: &EloHistory,
 ) -> Result<(), DbError> {
     db.execute(
-        "UPDATE match_seats SET elo = NULL WHERE ladder_id = $1 AND idx >= $2 AND elo IS NOT NULL",
-        vals![ladder, from],
+        "UPDATE match_seats SET elo = NULL
+         WHERE ladder_id = $1 AND idx >= $2 AND idx < $3 AND elo IS NOT NULL",
+        vals![ladder, from, end],
     )?;
     // Many seats a statement: a statement's own cost is most of a row's.
     // A chunk is padded to a power of two with copies of its last seat (the
@@ -231,7 +234,7 @@ pub(crate) fn index_older_ladders(db: &mut Db) -> Result<(), DbError> {
             wanted: "results the Elo history can be computed from",
             found: format!("ladder {id}: {e}"),
         })?;
-        write_elo_history(db, id, 0, &history)?;
+        write_elo_history(db, id, (0, through), &history)?;
     }
     Ok(())
 }
@@ -589,14 +592,14 @@ impl Store {
         )
     }
 
-    /// Records the Elo history from index `from` on and the counts of
-    /// rated matches ([`elo_history`]).
+    /// Records the Elo history from index `from` to the finished prefix
+    /// `end` and the counts of rated matches ([`elo_history`]).
     pub fn save_elo_history(
         &self,
         ladder: i64,
-        from: u32,
+        (from, end): (u32, u32),
         history: &EloHistory,
     ) -> Result<(), StoreError> {
-        self.write(|db| write_elo_history(db, ladder, from, history))
+        self.write(|db| write_elo_history(db, ladder, (from, end), history))
     }
 }

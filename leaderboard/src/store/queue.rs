@@ -419,7 +419,7 @@ impl Store {
         })
     }
 
-    fn is_postgres(&self) -> bool {
+    pub(crate) fn is_postgres(&self) -> bool {
         self.db.borrow().dialect() == super::db::Dialect::Postgres
     }
 
@@ -639,13 +639,40 @@ impl Store {
         results: &[(&MatchResult, &[u8])],
         next: &ClaimNext,
     ) -> Result<(Vec<u32>, Vec<Claimed>), StoreError> {
-        // $1 to $5, then ten parameters per result.
-        const FIXED: usize = 5;
+        // $1 to $6, then ten parameters per result. The results are padded
+        // to a power of two with rows of no match (negative indices, passed
+        // over), so that few statements are prepared, each planned once.
+        const FIXED: usize = 6;
         const PER_RESULT: usize = 10;
-        let mut params = vals![ladder, worker, ms(next.lease), MAX_ATTEMPTS, next.ladder].to_vec();
+        let mut params = vals![
+            ladder,
+            worker,
+            ms(next.lease),
+            MAX_ATTEMPTS,
+            next.ladder,
+            results.len()
+        ]
+        .to_vec();
+        let padding: Vec<MatchResult> = (results.len()..results.len().next_power_of_two())
+            .map(|k| MatchResult {
+                index: 0,
+                match_id: String::new(),
+                placements: Vec::new(),
+                scores: Vec::new(),
+                faults: Vec::new(),
+                turns: 0,
+                reason: String::new(),
+                aborted: None,
+                replay_sha256: format!("padding {k}"),
+            })
+            .collect();
+        let padded = results
+            .iter()
+            .map(|(r, gz)| (*r, *gz))
+            .chain(padding.iter().map(|r| (r, &[][..])));
         let mut rows_sql = Vec::with_capacity(results.len());
         let mut indices = Vec::with_capacity(results.len());
-        for (k, (result, replay_gz)) in results.iter().enumerate() {
+        for (k, (result, replay_gz)) in padded.enumerate() {
             let p = FIXED + k * PER_RESULT;
             // Typed here: a parameter in a VALUES list would be taken for text.
             rows_sql.push(format!(
@@ -653,8 +680,14 @@ impl Store {
                 p + 1, p + 2, p + 3, p + 4, p + 5, p + 6, p + 7, p + 8, p + 9, p + 10
             ));
             indices.push(format!("${}", p + 1));
-            params.extend(result_values(ladder, result).into_iter().skip(1));
-            params.push(Value::from(*replay_gz));
+            let mut values = result_values(ladder, result).into_iter().skip(1);
+            if k >= results.len() {
+                // No match has a negative index.
+                values.next();
+                params.push(Value::from(-1 - k as i64));
+            }
+            params.extend(values);
+            params.push(Value::from(replay_gz));
         }
         let (rows_sql, indices) = (rows_sql.join(", "), indices.join(", "));
         // The matches' rows are locked first, in index order: a second
@@ -696,7 +729,7 @@ impl Store {
                     except: Some(Except {
                         ladder: 1,
                         indices: &indices,
-                        count: results.len(),
+                        count: 6,
                     }),
                 })
             ),
@@ -946,8 +979,8 @@ struct ClaimParams<'a> {
     lease: usize,
     ladder: usize,
     attempts: usize,
-    /// How many matches to claim: written into the statement, not a
-    /// parameter, so that the plan made once for the statement knows it.
+    /// How many matches to claim: written into the statement, as a plan
+    /// made once for a `LIMIT` parameter does not walk the partial index.
     n: usize,
     /// The matches the same statement commits, locked by its CTE `m`:
     /// passed over, and nothing is claimed when the ladder lacks one of
@@ -956,7 +989,7 @@ struct ClaimParams<'a> {
 }
 
 /// The matches a claim passes over: the parameter of their ladder, theirs
-/// (`$k, …`) and how many they are.
+/// (`$k, …`) and the parameter of how many of them are real.
 struct Except<'a> {
     ladder: usize,
     indices: &'a str,
@@ -984,7 +1017,7 @@ fn claim_ctes(p: ClaimParams<'_>) -> String {
     } = p;
     let except = except.map_or(String::new(), |e| {
         format!(
-            "AND NOT (ladder_id = ${} AND idx IN ({})) AND (SELECT count(*) FROM m) = {}",
+            "AND NOT (ladder_id = ${} AND idx IN ({})) AND (SELECT count(*) FROM m) = ${}",
             e.ladder, e.indices, e.count
         )
     });

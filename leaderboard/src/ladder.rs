@@ -192,7 +192,7 @@ pub fn apply_ratings(store: &Store, ladder: i64) -> Result<u32, LadderError> {
         let rated: Vec<(u32, GameResult)> = store
             .rated_games_before(ladder, end)?
             .into_iter()
-            .map(|(index, seats, placements)| (index, GameResult::new(seats, placements)))
+            .map(|g| (g.index, GameResult::new(g.seats, g.placements)))
             .collect();
         let n = record.bots.len();
         // Elo one match at a time, keeping each seat's rating after the

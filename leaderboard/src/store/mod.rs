@@ -337,6 +337,16 @@ impl Lock {
     }
 }
 
+/// A match with an outcome, as ratings read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RatedGame {
+    pub index: u32,
+    /// The ladder position of each seat's bot.
+    pub seats: Vec<usize>,
+    /// Each seat's placement (1 is first).
+    pub placements: Vec<u32>,
+}
+
 impl Store {
     /// Opens (or creates) the Ludus database at `location`.
     pub fn connect(location: &Location) -> Result<Store, StoreError> {
@@ -868,18 +878,20 @@ impl Store {
     /// (void and aborted ones left out), in schedule order: each match's
     /// index, its seats (ladder positions) and their placements. Only those
     /// columns, and without reading the rest of the schedule.
-    pub fn rated_games_before(
-        &self,
-        ladder: i64,
-        end: u32,
-    ) -> Result<Vec<(u32, Vec<usize>, Vec<u32>)>, StoreError> {
+    pub fn rated_games_before(&self, ladder: i64, end: u32) -> Result<Vec<RatedGame>, StoreError> {
         self.rows(
             "SELECT r.idx, m.seats, r.placements FROM results r
              JOIN matches m ON m.ladder_id = r.ladder_id AND m.idx = r.idx
              WHERE r.ladder_id = $1 AND r.idx < $2 AND r.aborted IS NULL
              ORDER BY r.idx",
             vals![ladder, end],
-            |r| Ok((r.u32(0)?, r.json(1)?, r.json(2)?)),
+            |r| {
+                Ok(RatedGame {
+                    index: r.u32(0)?,
+                    seats: r.json(1)?,
+                    placements: r.json(2)?,
+                })
+            },
         )
     }
 

@@ -15,16 +15,14 @@ mod common;
 
 use common::{ludus, ludus_cmd, submit_to, text};
 use ludus_leaderboard::store::{Location, Store};
-use ludus_testkit::postgres::{process_cpu_time, Cluster, Durability};
+use ludus_testkit::postgres::{Cluster, Durability};
 use std::path::Path;
 use std::process::Stdio;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 const ROUNDS: u32 = 12;
 /// Three bots, both seatings of each pair: 6 matches a round.
 const MATCHES: u32 = ROUNDS * 6;
-/// Results in before the database server's CPU is counted.
-const SETTLED: u32 = 12;
 const BOTS: [(&str, &str); 3] = [
     ("planet_wars_expander", "expander"),
     ("planet_wars_random", "random"),
@@ -48,14 +46,10 @@ fn main() {
     }
     for (workers, threads) in [(1, 1), (2, 1), (4, 1), (1, 2)] {
         let db = cluster.create_database();
-        let (secs, server) = workers_on(d, &cluster, &db, workers, threads);
+        let secs = workers_on(d, &db, workers, threads);
         report(
             &format!("PostgreSQL, {workers} `ludus worker --threads {threads}`"),
             secs,
-        );
-        println!(
-            "    the database server's CPU for everything the workers asked of it, once they were under way: {:.0} µs a match",
-            server.as_secs_f64() * 1e6
         );
     }
 }
@@ -101,16 +95,8 @@ fn ladder_run(dir: &Path, db: &str, threads: usize) -> f64 {
 }
 
 /// Seconds for `workers` `ludus worker` processes to play the ladder once
-/// its schedule is stored, and the CPU time the database server spent a
-/// match once they were under way (claims, commits, heartbeats, ratings;
-/// the benchmark's own watching left out).
-fn workers_on(
-    dir: &Path,
-    cluster: &Cluster,
-    db: &str,
-    workers: usize,
-    threads: usize,
-) -> (f64, Duration) {
+/// its schedule is stored.
+fn workers_on(dir: &Path, db: &str, workers: usize, threads: usize) -> f64 {
     submit_bots(dir, db);
     let mut args = vec!["ladder", "create"];
     let rest = ladder_args(db);
@@ -118,17 +104,6 @@ fn workers_on(
     run(&args, dir);
     let threads = threads.to_string();
     let worker = ["worker", "--ladder", "1", "--threads", &threads, "--db", db];
-    let watcher = Store::connect_existing(&Location::parse(db)).unwrap();
-    let watcher_pid: u32 = cluster
-        .psql(
-            db,
-            "SELECT pid FROM pg_stat_activity WHERE datname = current_database()
-             AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
-        )
-        .trim()
-        .parse()
-        .expect("the watcher's one connection");
-    let watching = || process_cpu_time(watcher_pid);
     let start = Instant::now();
     let children: Vec<_> = (0..workers)
         .map(|_| {
@@ -141,25 +116,18 @@ fn workers_on(
         .collect();
     // Until the last result is in: a worker left without a match to claim
     // looks again only every two seconds (the default lease's poll).
+    let watcher = Store::connect_existing(&Location::parse(db)).unwrap();
     let id = watcher.latest_ladder(None).unwrap().expect("a ladder");
-    // The server's CPU is counted from the first results in (the workers'
-    // start, their connections and the bots' bytes fetched once, left out)
-    // to the last one.
-    while watcher.remaining(id).unwrap() > MATCHES - SETTLED {
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let server_before = cluster.cpu_time() - watching();
     while watcher.remaining(id).unwrap() > 0 {
-        std::thread::sleep(Duration::from_millis(10));
+        std::thread::sleep(std::time::Duration::from_millis(10));
     }
     let secs = start.elapsed().as_secs_f64();
-    let server = (cluster.cpu_time() - watching()).saturating_sub(server_before);
     for c in children {
         let o = c.wait_with_output().unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     }
     assert_eq!(results(db), MATCHES as usize);
-    (secs, server / (MATCHES - SETTLED))
+    secs
 }
 
 fn results(db: &str) -> usize {

@@ -265,6 +265,8 @@ fn coordination(
         .unwrap();
     let lease = Duration::from_secs(60);
     let worker = store.register_worker(2, Some(id), lease).unwrap();
+    // As a worker's connection: each statement planned once.
+    store.plan_statements_once(true).unwrap();
     // Incompressible bytes, different per match, as gzip output is.
     let replay = |i: u32| -> Vec<u8> {
         let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ i as u64;

@@ -165,15 +165,27 @@ pub fn ladder_run(args: LadderArgs) -> Result<()> {
             status.done, status.total
         );
     }
+    let stop = stop_on_signal()?;
     let options = WorkerOptions {
         ladder: Some(id),
         lease: args.lease.lease,
+        stop: Some(stop.clone()),
         ..WorkerOptions::new(threads(args.threads))
     };
     let sandbox = Sandbox::new()?;
     let mut reporter = Reporter::new();
     let summary = worker::work(&mut store, &sandbox, &options, |p| reporter.update(p))?;
     reporter.finish();
+    if stop.load(Ordering::Relaxed) {
+        let status = store.ladder_status(id)?;
+        if status.done < status.total {
+            bail!(
+                "stopped before the ladder's end: {} of {} matches played, every finished result kept; run the same command again to resume",
+                status.done,
+                status.total
+            );
+        }
+    }
     if summary.played < left as usize {
         eprintln!(
             "played {} of the {left} matches here; other workers played the rest",

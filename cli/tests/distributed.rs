@@ -314,6 +314,25 @@ const SLOW_AFTER_VALIDATION: &str = r#"(module
 /// the ladder ends with the results of a run nobody stopped.
 #[test]
 fn a_worker_stopped_by_sigterm_releases_the_match_in_play_and_keeps_finished_results() {
+    stopped_by_sigterm(Stopped::Worker);
+}
+
+/// The same for `ludus ladder run`: it says where the ladder stands and how
+/// to resume, exits with an error (the ladder is not done), and the same
+/// command run again finishes it as if nobody had stopped it.
+#[test]
+fn a_ladder_run_stopped_by_sigterm_releases_the_match_in_play_and_resumes() {
+    stopped_by_sigterm(Stopped::LadderRun);
+}
+
+/// Which command SIGTERM stops.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stopped {
+    Worker,
+    LadderRun,
+}
+
+fn stopped_by_sigterm(which: Stopped) {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let slow = d.join("slow.wasm");
@@ -358,7 +377,24 @@ fn a_worker_stopped_by_sigterm_releases_the_match_in_play_and_keeps_finished_res
     let db = d.join("ludus.db").display().to_string();
     ladder(&db, &["ladder", "create"]);
     let worker = ["worker", "--ladder", "1", "--threads", "1", "--db", &db];
-    let mut first = spawn(&worker, d);
+    let mut run = vec!["ladder", "run", "--threads", "1"];
+    run.extend([
+        "--game",
+        "planet-wars",
+        "--rounds",
+        "1",
+        "--seed",
+        "5",
+        "--config",
+        r#"{"max_turns": 80}"#,
+        "--db",
+        &db,
+    ]);
+    let command: &[&str] = match which {
+        Stopped::Worker => &worker,
+        Stopped::LadderRun => &run,
+    };
+    let mut first = spawn(command, d);
     let start = Instant::now();
     while results_in(&db) < 1 {
         assert!(start.elapsed() < Duration::from_secs(60), "no progress");
@@ -394,22 +430,37 @@ fn a_worker_stopped_by_sigterm_releases_the_match_in_play_and_keeps_finished_res
         std::thread::sleep(Duration::from_millis(20));
     };
     let stopped_in = stopping.elapsed();
-    let t = finish(first);
-    assert!(status.success(), "{t}");
+    let t = text(&first.wait_with_output().unwrap());
     assert!(
-        t.contains("stopping: the matches in play go back to the queue")
-            && t.contains("stops: it played 1 matches"),
+        t.contains("stopping: the matches in play go back to the queue"),
         "{t}"
     );
-    eprintln!("the worker stopped {stopped_in:?} after SIGTERM");
+    match which {
+        Stopped::Worker => {
+            assert!(status.success(), "{t}");
+            assert!(t.contains("stops: it played 1 matches"), "{t}");
+        }
+        Stopped::LadderRun => {
+            assert_eq!(status.code(), Some(1), "{t}");
+            assert!(
+                t.contains("stopped before the ladder's end: 1 of 2 matches played")
+                    && t.contains("run the same command again to resume"),
+                "{t}"
+            );
+        }
+    }
+    eprintln!("stopped {stopped_in:?} after SIGTERM");
     // Not finished, not leased, its attempt given back; the finished one
     // kept as the uninterrupted run has it.
     assert_eq!(in_play(&sql), [(1, 0, false)]);
     let kept = outcome(d, &db).0;
     assert_eq!(kept[..], reference.0[..1]);
 
-    let t = finish(spawn(&worker, d));
-    assert!(t.contains("stops: it played 1 matches"), "{t}");
+    let t = finish(spawn(command, d));
+    match which {
+        Stopped::Worker => assert!(t.contains("stops: it played 1 matches"), "{t}"),
+        Stopped::LadderRun => assert!(t.contains("resuming: 1 of 2 matches already played"), "{t}"),
+    }
     assert_eq!(
         outcome(d, &db),
         reference,

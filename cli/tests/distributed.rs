@@ -325,6 +325,22 @@ fn a_ladder_run_stopped_by_sigterm_releases_the_match_in_play_and_resumes() {
     stopped_by_sigterm(Stopped::LadderRun);
 }
 
+/// The options of the slow bot's ladder: two matches of 80 turns.
+fn slow_ladder(db: &str) -> [&str; 10] {
+    [
+        "--game",
+        "planet-wars",
+        "--rounds",
+        "1",
+        "--seed",
+        "5",
+        "--config",
+        r#"{"max_turns": 80}"#,
+        "--db",
+        db,
+    ]
+}
+
 /// Which command SIGTERM stops.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Stopped {
@@ -354,18 +370,7 @@ fn stopped_by_sigterm(which: Stopped) {
         assert!(o.status.success(), "{}", text(&o));
         submit_to(d, db, "planet_wars_idle", "idle");
         let mut args = command.to_vec();
-        args.extend([
-            "--game",
-            "planet-wars",
-            "--rounds",
-            "1",
-            "--seed",
-            "5",
-            "--config",
-            r#"{"max_turns": 80}"#,
-            "--db",
-            db,
-        ]);
+        args.extend(slow_ladder(db));
         let o = ludus(&args, d);
         assert!(o.status.success(), "{}", text(&o));
     };
@@ -378,18 +383,7 @@ fn stopped_by_sigterm(which: Stopped) {
     ladder(&db, &["ladder", "create"]);
     let worker = ["worker", "--ladder", "1", "--threads", "1", "--db", &db];
     let mut run = vec!["ladder", "run", "--threads", "1"];
-    run.extend([
-        "--game",
-        "planet-wars",
-        "--rounds",
-        "1",
-        "--seed",
-        "5",
-        "--config",
-        r#"{"max_turns": 80}"#,
-        "--db",
-        &db,
-    ]);
+    run.extend(slow_ladder(&db));
     let command: &[&str] = match which {
         Stopped::Worker => &worker,
         Stopped::LadderRun => &run,

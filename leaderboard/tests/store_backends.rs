@@ -391,9 +391,33 @@ fn several_results_go_in_with_one_claim(db: Db) {
     all.extend(indices(&store.claim(w2, id, 8, LEASE).unwrap()));
     all.sort();
     assert_eq!(all, vec![1, 4, 5, 6, 7]);
-    // No result at all: a plain claim.
-    let (none, more) = store.commit_many_and_claim(w1, id, &[], &next(1)).unwrap();
-    assert!(none.is_empty() && more.is_empty(), "everything is held");
+    // Two copies of one match's result in one step (its lease ran out and
+    // it came back to the same worker): the first goes in, the second is
+    // compared with it.
+    let (r6, r6b) = (result(6, "r6"), result(6, "r6b"));
+    let (twice, _) = store
+        .commit_many_and_claim(
+            w2,
+            id,
+            &[(&r6, b"gz6"), (&r6, b"gz6"), (&r6b, b"gz6b")],
+            &next(0),
+        )
+        .unwrap();
+    assert!(matches!(
+        twice[..],
+        [
+            Committed::Recorded,
+            Committed::Same,
+            Committed::Differs { .. }
+        ]
+    ));
+    assert_eq!(store.replay("m0006").unwrap().unwrap(), b"gz6");
+    // No result at all: a plain claim, of the one match not held: 6, to be
+    // verified.
+    let (none, more) = store.commit_many_and_claim(w1, id, &[], &next(2)).unwrap();
+    assert!(none.is_empty());
+    assert_eq!(indices(&more), vec![6]);
+    assert!(more[0].verify);
 }
 
 fn a_commit_claims_the_next_matches_in_the_same_step(db: Db) {

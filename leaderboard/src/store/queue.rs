@@ -534,10 +534,20 @@ impl Store {
         next: &ClaimNext,
     ) -> Result<(Vec<Committed>, Vec<Claimed>), StoreError> {
         if self.is_postgres() && !results.is_empty() {
-            let (recorded, claimed) = self.commit_first_and_claim(worker, ladder, results, next)?;
+            // One result a match in the statement; a second one for the
+            // same match (its lease ran out and it came back to this
+            // worker) is compared afterwards, as any late result is.
+            let mut seen = std::collections::BTreeSet::new();
+            let first: Vec<(&MatchResult, &[u8])> = results
+                .iter()
+                .filter(|(r, _)| seen.insert(r.index))
+                .copied()
+                .collect();
+            let (recorded, claimed) = self.commit_first_and_claim(worker, ladder, &first, next)?;
+            let mut recorded: std::collections::BTreeSet<u32> = recorded.into_iter().collect();
             let mut committed = Vec::with_capacity(results.len());
             for (result, replay_gz) in results {
-                committed.push(if recorded.contains(&result.index) {
+                committed.push(if recorded.remove(&result.index) {
                     Committed::Recorded
                 } else {
                     self.commit_compared(worker, ladder, result, replay_gz)?

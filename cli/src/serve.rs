@@ -2,7 +2,7 @@
 //! of the server's API) and `ladder recompute`.
 
 use anyhow::{bail, Context, Result};
-use ludus_leaderboard::ladder::{rated_games, ELO};
+use ludus_leaderboard::ladder::{rated_games_before, ELO};
 use ludus_leaderboard::ratings::elo::elo_ratings;
 use ludus_leaderboard::store::{Location, Store};
 use ludus_server::ServerConfig;
@@ -98,10 +98,10 @@ pub fn recompute(ladder: Option<i64>, game: Option<&str>, db: &Location) -> Resu
         _ => store.pick_ladder(ladder, game)?,
     };
     let record = store.ladder(id)?;
-    let games = rated_games(
-        &store.schedule(id)?,
-        store.results_before(id, record.rated_through)?,
-    );
+    let games: Vec<_> = rated_games_before(&store, id, record.rated_through)?
+        .into_iter()
+        .map(|(_, game)| game)
+        .collect();
     let computed = elo_ratings(record.bots.len(), &games, Default::default())?;
     let stored = store.ratings(id, ELO)?;
     println!(

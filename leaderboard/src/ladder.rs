@@ -5,8 +5,8 @@
 //! workers ever changes a number.
 
 use crate::ratings::{self, GameResult};
-use crate::schedule::{schedule, Kind, ScheduleError, ScheduledMatch};
-use crate::store::{BotRecord, MatchResult, Needs, NewLadder, Store, StoreError};
+use crate::schedule::{schedule, Kind, ScheduleError};
+use crate::store::{BotRecord, Needs, NewLadder, Store, StoreError};
 use crate::worker::WorkerOptions;
 use ludus_host::{Limits, PlayError, Sandbox};
 use serde::Serialize;
@@ -154,22 +154,19 @@ pub fn run(
     Ok(id)
 }
 
-/// The rated games of a ladder's results, in schedule order (aborted and
-/// void matches are not rated).
-pub fn rated_games(schedule: &[ScheduledMatch], results: Vec<MatchResult>) -> Vec<GameResult> {
-    results
+/// The rated games of a ladder's matches before `end`, in schedule order,
+/// with their indices (aborted and void matches are not rated): what
+/// ratings are applied from, and recomputed from.
+pub fn rated_games_before(
+    store: &Store,
+    ladder: i64,
+    end: u32,
+) -> Result<Vec<(u32, GameResult)>, LadderError> {
+    Ok(store
+        .rated_games_before(ladder, end)?
         .into_iter()
-        .filter(|r| r.aborted.is_none())
-        .map(|r| GameResult::new(schedule[r.index as usize].seats.clone(), r.placements))
-        .collect()
-}
-
-/// The rated games of a ladder, in schedule order.
-pub fn games(store: &Store, ladder: i64) -> Result<Vec<GameResult>, LadderError> {
-    Ok(rated_games(
-        &store.schedule(ladder)?,
-        store.results(ladder)?,
-    ))
+        .map(|g| (g.index, GameResult::new(g.seats, g.placements)))
+        .collect())
 }
 
 /// Rating systems stored per ladder.
@@ -189,11 +186,7 @@ pub fn apply_ratings(store: &Store, ladder: i64) -> Result<u32, LadderError> {
         if end == record.rated_through && end > 0 {
             return Ok(end);
         }
-        let rated: Vec<(u32, GameResult)> = store
-            .rated_games_before(ladder, end)?
-            .into_iter()
-            .map(|g| (g.index, GameResult::new(g.seats, g.placements)))
-            .collect();
+        let rated = rated_games_before(store, ladder, end)?;
         let n = record.bots.len();
         // Elo one match at a time, keeping each seat's rating after the
         // matches rated now, for the bots' pages.

@@ -137,6 +137,11 @@ const MAX_BATCH: usize = 16;
 /// How long a result may wait for others to be committed with it.
 const BATCH_WINDOW: Duration = Duration::from_millis(200);
 
+/// Replay bytes a batch holds at most: a bot can make its replays large
+/// (long answers, long logs), and a batch is held in memory and sent in one
+/// statement.
+const MAX_BATCH_BYTES: usize = 8 << 20;
+
 /// Results waiting to be committed together. A commit's cost on the
 /// database is mostly the statement's own, whatever the number of results
 /// in it, so results that arrive within [`BATCH_WINDOW`] of each other
@@ -148,6 +153,8 @@ const BATCH_WINDOW: Duration = Duration::from_millis(200);
 #[derive(Default)]
 struct Batch {
     pending: Vec<Finished>,
+    /// Their replays' bytes.
+    bytes: usize,
     /// When the oldest pending result arrived.
     since: Option<Instant>,
     last_arrival: Option<Instant>,
@@ -178,6 +185,7 @@ impl Batch {
         }
         self.last_arrival = Some(now);
         self.since.get_or_insert(now);
+        self.bytes += finished.replay_gz.len();
         self.pending.push(finished);
     }
 
@@ -185,10 +193,12 @@ impl Batch {
         self.pending.is_empty()
     }
 
-    /// Whether to commit now: the batch is full or its oldest result has
-    /// waited the window out.
+    /// Whether to commit now: the batch is full (in results or in bytes)
+    /// or its oldest result has waited the window out.
     fn due(&self) -> bool {
-        self.pending.len() >= self.size() || self.since.is_some_and(|s| s.elapsed() >= BATCH_WINDOW)
+        self.pending.len() >= self.size()
+            || self.bytes >= MAX_BATCH_BYTES
+            || self.since.is_some_and(|s| s.elapsed() >= BATCH_WINDOW)
     }
 
     /// When the oldest pending result has waited the window out.
@@ -198,6 +208,7 @@ impl Batch {
 
     fn take(&mut self) -> Vec<Finished> {
         self.since = None;
+        self.bytes = 0;
         std::mem::take(&mut self.pending)
     }
 }
@@ -803,14 +814,7 @@ mod tests {
             ladder: 1,
             result: MatchResult {
                 index,
-                match_id: String::new(),
-                placements: Vec::new(),
-                scores: Vec::new(),
-                faults: Vec::new(),
-                turns: 0,
-                reason: String::new(),
-                aborted: None,
-                replay_sha256: String::new(),
+                ..MatchResult::default()
             },
             replay_gz: Vec::new(),
         }
@@ -844,5 +848,11 @@ mod tests {
         let taken: Vec<u32> = batch.take().iter().map(|f| f.result.index).collect();
         assert_eq!(taken, [0, 1, 2, 3]);
         assert!(batch.is_empty() && batch.deadline().is_none());
+        // Large replays go in without waiting for more.
+        let mut large = finished(4);
+        large.replay_gz = vec![0; MAX_BATCH_BYTES];
+        batch.push(large);
+        batch.interval = Some(Duration::from_millis(1));
+        assert!(batch.size() > 1 && batch.due());
     }
 }

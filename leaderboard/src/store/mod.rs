@@ -272,7 +272,7 @@ pub struct LadderRecord {
 }
 
 /// The result of one scheduled match.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct MatchResult {
     pub index: u32,
     pub match_id: String,

@@ -18,6 +18,7 @@
 use super::db::{vals, Db, DbError, Row, Value};
 use super::{match_result, Lock, MatchResult, Store, StoreError};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
 use std::time::Duration;
 
 /// Claims of one match that may end without a result before it is void.
@@ -533,36 +534,34 @@ impl Store {
         results: &[(&MatchResult, &[u8])],
         next: &ClaimNext,
     ) -> Result<(Vec<Committed>, Vec<Claimed>), StoreError> {
-        if self.is_postgres() && !results.is_empty() {
-            // One result a match in the statement; a second one for the
-            // same match (its lease ran out and it came back to this
-            // worker) is compared afterwards, as any late result is.
-            let mut seen = std::collections::BTreeSet::new();
+        // On PostgreSQL the first results go in with the claim, one result
+        // a match: a second one for the same match (its lease ran out and
+        // it came back to this worker) is compared afterwards, as any late
+        // result is, and so is every result on SQLite.
+        let (mut recorded, claimed) = if self.is_postgres() && !results.is_empty() {
+            let mut seen = BTreeSet::new();
             let first: Vec<(&MatchResult, &[u8])> = results
                 .iter()
                 .filter(|(r, _)| seen.insert(r.index))
                 .copied()
                 .collect();
             let (recorded, claimed) = self.commit_first_and_claim(worker, ladder, &first, next)?;
-            let mut recorded: std::collections::BTreeSet<u32> = recorded.into_iter().collect();
-            let mut committed = Vec::with_capacity(results.len());
-            for (result, replay_gz) in results {
-                committed.push(if recorded.remove(&result.index) {
-                    Committed::Recorded
-                } else {
-                    self.commit_compared(worker, ladder, result, replay_gz)?
-                });
-            }
-            return Ok((committed, claimed));
-        }
+            (recorded.into_iter().collect(), Some(claimed))
+        } else {
+            (BTreeSet::new(), None)
+        };
         let mut committed = Vec::with_capacity(results.len());
         for (result, replay_gz) in results {
-            committed.push(self.commit_compared(worker, ladder, result, replay_gz)?);
+            committed.push(if recorded.remove(&result.index) {
+                Committed::Recorded
+            } else {
+                self.commit_compared(worker, ladder, result, replay_gz)?
+            });
         }
-        let claimed = if next.n > 0 {
-            self.claim(worker, next.ladder, next.n, next.lease)?
-        } else {
-            Vec::new()
+        let claimed = match claimed {
+            Some(claimed) => claimed,
+            None if next.n > 0 => self.claim(worker, next.ladder, next.n, next.lease)?,
+            None => Vec::new(),
         };
         Ok((committed, claimed))
     }
@@ -663,23 +662,11 @@ impl Store {
             results.len()
         ]
         .to_vec();
-        let padding: Vec<MatchResult> = (results.len()..results.len().next_power_of_two())
-            .map(|k| MatchResult {
-                index: 0,
-                match_id: String::new(),
-                placements: Vec::new(),
-                scores: Vec::new(),
-                faults: Vec::new(),
-                turns: 0,
-                reason: String::new(),
-                aborted: None,
-                replay_sha256: format!("padding {k}"),
-            })
-            .collect();
-        let padded = results
-            .iter()
-            .map(|(r, gz)| (*r, *gz))
-            .chain(padding.iter().map(|r| (r, &[][..])));
+        let blank = MatchResult::default();
+        let padded = results.iter().copied().chain(std::iter::repeat_n(
+            (&blank, &[][..]),
+            results.len().next_power_of_two() - results.len(),
+        ));
         let mut rows_sql = Vec::with_capacity(results.len());
         let mut indices = Vec::with_capacity(results.len());
         for (k, (result, replay_gz)) in padded.enumerate() {
@@ -1197,14 +1184,9 @@ fn void_exhausted(db: &mut Db, ladder: i64) -> Result<(), DbError> {
         tracing::warn!(ladder, index, "{}", void_reason());
         let void = MatchResult {
             index,
-            match_id: String::new(),
-            placements: Vec::new(),
-            scores: Vec::new(),
-            faults: Vec::new(),
-            turns: 0,
             reason: "void".into(),
             aborted: Some(void_reason()),
-            replay_sha256: String::new(),
+            ..MatchResult::default()
         };
         insert_result(db, ladder, &void, &[])?;
         db.execute(

@@ -100,9 +100,8 @@ pub fn submit(path: &Path, name: &str, game: &str, db: &Location) -> Result<()> 
     for v in &admitted.report.games {
         print_warnings(v);
     }
-    let now = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
-    let mut store = Store::connect(db)?;
-    let s = admitted.store(&mut store, &now)?;
+    let store = Store::connect(db)?;
+    let s = admitted.store(&store, &ludus_leaderboard::clock::now_rfc3339())?;
     let sha = ludus_host::short_id(&s.stored.bot.sha256);
     let (bot, version) = (&s.stored.bot.name, s.stored.bot.version);
     if s.stored.new_version {

@@ -4,10 +4,9 @@
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use ludus_host::{Limits, Sandbox};
-use ludus_leaderboard::ladder::{self, LadderSpec};
+use ludus_leaderboard::ladder::{self, BotChoice, LadderRequest, LadderSpec, RunEvent, RunOptions};
 use ludus_leaderboard::matchup::{self, MatchUp};
 use ludus_leaderboard::report::{self, Format};
-use ludus_leaderboard::schedule::Kind;
 use ludus_leaderboard::sprt::{Hypothesis, SprtConfig};
 use ludus_leaderboard::store::{Location, Store};
 use ludus_leaderboard::worker::{self, Progress, WorkerOptions};
@@ -18,27 +17,21 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-fn open(db: &Location) -> Result<Store> {
-    Ok(Store::connect(db)?)
-}
-
 pub fn list_bots(db: &Location) -> Result<()> {
     let store = Store::connect_existing(db)?;
     println!(
         "{:<24} {:>7} {:<12} {:<14} submitted",
         "bot", "version", "game", "sha256"
     );
-    for game in ludus_engine::games() {
-        for b in store.latest_bots(game.id)? {
-            println!(
-                "{:<24} {:>7} {:<12} {:<14} {}",
-                b.name,
-                b.version,
-                b.game,
-                ludus_host::short_id(&b.sha256),
-                b.submitted_at
-            );
-        }
+    for b in report::bots(&store)? {
+        println!(
+            "{:<24} {:>7} {:<12} {:<14} {}",
+            b.name,
+            b.version,
+            b.game,
+            ludus_host::short_id(&b.sha256),
+            b.submitted_at
+        );
     }
     Ok(())
 }
@@ -80,55 +73,26 @@ fn threads(t: Option<usize>) -> usize {
 
 /// The ladder `args` describe, of the bots in `store`.
 fn ladder_spec(args: &LadderArgs, store: &Store) -> Result<LadderSpec> {
-    let info = ludus_engine::registry::info(&args.game)?;
-    let mut bots = store.latest_bots(&args.game)?;
-    if !args.bots.is_empty() {
-        bots = args
-            .bots
-            .iter()
-            .map(|name| {
-                let b = store.bot(name, None)?;
-                if b.game != args.game {
-                    bail!("bot `{name}` is a {} bot, not a {} one", b.game, args.game);
-                }
-                Ok(b)
-            })
-            .collect::<Result<_>>()?;
-    }
-    if bots.is_empty() {
-        bail!(
-            "no {} bots in {}; add some with `ludus submit BOT.wasm --name NAME --game {}`",
-            args.game,
-            args.db.db,
-            args.game
-        );
-    }
-    let kind = match &args.gauntlet {
-        None => Kind::RoundRobin,
-        Some(name) => Kind::Gauntlet {
-            challenger: bots.iter().position(|b| &b.name == name).with_context(|| {
-                format!("the gauntlet bot `{name}` is not among the ladder's bots")
-            })?,
-        },
-    };
-    let config = crate::game_config(&args.game, args.config.as_deref())?;
-    Ok(LadderSpec {
+    let request = LadderRequest {
         game: args.game.clone(),
-        kind,
-        players: args.players.unwrap_or(info.fewest_seats()),
+        bots: BotChoice {
+            names: args.bots.clone(),
+            gauntlet: args.gauntlet.clone(),
+        },
+        players: args.players,
         rounds: args.rounds,
         seed: args.seed,
-        config,
+        config: crate::game_config(&args.game, args.config.as_deref())?,
         limits: args.limits.limits(),
-        bots,
-    })
+    };
+    Ok(LadderSpec::from_request(store, &request)?)
 }
 
 pub fn ladder_create(args: LadderArgs) -> Result<()> {
-    let mut store = open(&args.db.db)?;
+    let store = Store::connect(&args.db.db)?;
     let spec = ladder_spec(&args, &store)?;
-    let id = ladder::create(&mut store, &spec)?;
-    let status = store.ladder_status(id)?;
+    let id = ladder::create(&store, &spec)?;
+    let status = ladder::status(&store, Some(id), None)?.status;
     println!(
         "ladder {id}: {} {}, {} matches ({} done); play it with `ludus ladder run` with the same options, or `ludus worker --ladder {id}` on any machine that reaches {}",
         spec.game,
@@ -141,58 +105,42 @@ pub fn ladder_create(args: LadderArgs) -> Result<()> {
 }
 
 pub fn ladder_run(args: LadderArgs) -> Result<()> {
-    let db = &args.db.db;
-    let mut store = open(db)?;
+    let store = Store::connect(&args.db.db)?;
     let spec = ladder_spec(&args, &store)?;
-    let id = ladder::create(&mut store, &spec)?;
-    // A killed run of this machine is not another worker playing.
-    store.reap_local_workers()?;
-    let status = store.ladder_status(id)?;
-    let others = status
-        .workers
-        .iter()
-        .filter(|w| w.is_live(status.now))
-        .count();
-    let left = status.total - status.done;
-    if left > 0 && others > 0 {
-        eprintln!(
-            "joining ladder {id}: {} of {} matches already played, {left} to go, {others} other worker(s) playing it",
-            status.done, status.total
-        );
-    } else if status.done > 0 && left > 0 {
-        eprintln!(
-            "resuming: {} of {} matches already played, {left} to go",
-            status.done, status.total
-        );
-    }
-    let stop = stop_on_signal()?;
-    let options = WorkerOptions {
-        ladder: Some(id),
+    let options = RunOptions {
+        threads: threads(args.threads),
         lease: args.lease.lease,
-        stop: Some(stop.clone()),
-        ..WorkerOptions::new(threads(args.threads))
+        stop: Some(stop_on_signal()?),
     };
     let sandbox = Sandbox::new()?;
     let mut reporter = Reporter::new();
-    let summary = worker::work(&mut store, &sandbox, &options, |p| reporter.update(p))?;
-    reporter.finish();
-    if stop.load(Ordering::Relaxed) {
-        let status = store.ladder_status(id)?;
-        if status.done < status.total {
-            bail!(
-                "stopped before the ladder's end: {} of {} matches played, every finished result kept; run the same command again to resume",
-                status.done,
-                status.total
-            );
+    let ran = ladder::run(&store, &sandbox, &spec, &options, |event| match event {
+        RunEvent::Started {
+            ladder,
+            done,
+            total,
+            other_workers,
+        } => {
+            let left = total - done;
+            if left > 0 && other_workers > 0 {
+                eprintln!(
+                    "joining ladder {ladder}: {done} of {total} matches already played, {left} to go, {other_workers} other worker(s) playing it"
+                );
+            } else if done > 0 && left > 0 {
+                eprintln!("resuming: {done} of {total} matches already played, {left} to go");
+            }
         }
-    }
-    if summary.played < left as usize {
+        RunEvent::Progress(p) => reporter.update(&p),
+    });
+    reporter.finish();
+    let ran = ran?;
+    if ran.worker.played < ran.left as usize {
         eprintln!(
-            "played {} of the {left} matches here; other workers played the rest",
-            summary.played
+            "played {} of the {} matches here; other workers played the rest",
+            ran.worker.played, ran.left
         );
     }
-    let lb = report::leaderboard(&store, id)?;
+    let lb = report::leaderboard(&store, ran.ladder)?;
     print!("{}", lb.render(Format::Table).unwrap_or_default());
     Ok(())
 }
@@ -204,10 +152,7 @@ pub fn worker(
     lease: Duration,
     db: &Location,
 ) -> Result<()> {
-    let mut store = open(db)?;
-    if let Some(id) = ladder {
-        store.ladder(id)?;
-    }
+    let store = Store::connect(db)?;
     let options = WorkerOptions {
         ladder,
         lease,
@@ -217,7 +162,7 @@ pub fn worker(
     };
     let sandbox = Sandbox::new()?;
     let mut reporter = Reporter::new();
-    let summary = worker::work(&mut store, &sandbox, &options, |p| reporter.update(p))?;
+    let summary = worker::work(&store, &sandbox, &options, |p| reporter.update(p))?;
     reporter.finish();
     let mut line = format!(
         "worker {} stops: it played {} matches",
@@ -242,20 +187,20 @@ pub fn worker(
     Ok(())
 }
 
-/// A flag set by the first SIGTERM or Ctrl-C, which a thread of its own
-/// waits for: the worker then releases its matches instead of dying with
-/// them leased.
+/// A flag set by SIGTERM or Ctrl-C, which a thread of its own waits for:
+/// the worker then releases its matches instead of dying with them leased.
 fn stop_on_signal() -> Result<Arc<AtomicBool>> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
     let stop = Arc::new(AtomicBool::new(false));
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the signal handler's runtime")?;
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
+        .context("cannot handle SIGTERM and Ctrl-C")?;
     let flag = stop.clone();
     std::thread::spawn(move || {
-        runtime.block_on(ludus_server::shutdown_signal());
-        eprintln!("stopping: the matches in play go back to the queue");
-        flag.store(true, Ordering::Relaxed);
+        for _ in signals.forever() {
+            if !flag.swap(true, Ordering::Relaxed) {
+                eprintln!("stopping: the matches in play go back to the queue");
+            }
+        }
     });
     Ok(stop)
 }
@@ -329,9 +274,12 @@ impl Reporter {
 
 pub fn ladder_status(ladder: Option<i64>, game: Option<&str>, db: &Location) -> Result<()> {
     let store = Store::connect_existing(db)?;
-    let id = store.pick_ladder(ladder, game)?;
-    let record = store.ladder(id)?;
-    let s = store.ladder_status(id)?;
+    let ladder::Standing {
+        record,
+        status: s,
+        integrity_events,
+    } = ladder::status(&store, ladder, game)?;
+    let id = record.id;
     println!(
         "ladder {id}: {} {}, {} seats, {} matches; needs Ludus {}, rules v{}, wasmtime {}",
         record.game,
@@ -370,7 +318,7 @@ pub fn ladder_status(ladder: Option<i64>, game: Option<&str>, db: &Location) -> 
             "integrity {} event(s), {} match(es) being verified:",
             s.integrity_events, s.verifying
         );
-        for e in store.integrity_events(id)? {
+        for e in integrity_events {
             println!(
                 "          match {}: worker {} sent replay {} where {} has {}; {}",
                 e.index,
@@ -422,7 +370,7 @@ pub fn leaderboard(
     db: &Location,
 ) -> Result<()> {
     let store = Store::connect_existing(db)?;
-    let id = store.pick_ladder(ladder, game)?;
+    let id = ladder::pick(&store, ladder, game)?;
     let lb = report::leaderboard(&store, id)?;
     let Some(text) = lb.render(format) else {
         return html_leaderboard(&store, &lb, out);
@@ -443,11 +391,7 @@ fn html_leaderboard(store: &Store, lb: &report::Leaderboard, out: Option<PathBuf
         return Ok(());
     };
     let site = ludus_viewer::write_site(&dir, lb, |id| {
-        store
-            .replay(id)
-            .map_err(|e| e.to_string())?
-            .map(|gz| ludus_host::Replay::from_bytes(&gz).map_err(|e| e.to_string()))
-            .transpose()
+        ludus_leaderboard::lookup::replay_of(store, id).map_err(|e| e.to_string())
     })?;
     for note in &site.notes {
         eprintln!("warning: {note}");

@@ -274,9 +274,11 @@ pub(crate) fn list_matches(
     db: &Location,
 ) -> Result<()> {
     let store = Store::connect_existing(db)?;
-    let id = store.pick_ladder(ladder, game)?;
-    let record = store.ladder(id)?;
-    let matches = report::list_matches(&store, id, bot)?;
+    let report::MatchList {
+        ladder: record,
+        matches,
+    } = report::list_matches(&store, ladder, game, bot)?;
+    let id = record.id;
     let played = matches.iter().filter(|m| m.played.is_some()).count();
     println!(
         "ladder {id}: {} {}, {} seats, seed {}; {played} of {} matches played{}",

@@ -6,7 +6,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use ludus_host::{Limits, Sandbox};
-use ludus_leaderboard::ladder::{self, LadderSpec};
+use ludus_leaderboard::ladder::{self, LadderSpec, RunOptions};
 use ludus_leaderboard::schedule::Kind;
 use ludus_leaderboard::store::Store;
 use std::time::Instant;
@@ -21,12 +21,13 @@ const EXAMPLES: [&str; 3] = [
 fn store(dir: &std::path::Path, n: usize, tag: &str) -> Store {
     let path = dir.join(format!("{tag}.db"));
     let _ = std::fs::remove_file(&path);
-    let mut store = Store::open(&path).unwrap();
+    let store = Store::open(&path).unwrap();
     for i in 0..n {
         let file = EXAMPLES[i % EXAMPLES.len()];
         let wasm = std::fs::read(ludus_testkit::bot(file)).unwrap();
         let sha = ludus_host::sha256_hex(&wasm);
         store
+            .bots()
             .submit(
                 &format!("{file}-{i}"),
                 "planet-wars",
@@ -48,7 +49,7 @@ fn spec(store: &Store, rounds: u32) -> LadderSpec {
         seed: 1,
         config: serde_json::Value::Null,
         limits: Limits::default(),
-        bots: store.latest_bots("planet-wars").unwrap(),
+        bots: store.bots().latest("planet-wars").unwrap(),
     }
 }
 
@@ -62,9 +63,11 @@ fn bench(c: &mut Criterion) {
             format!("round robin of 3 example bots, 8 rounds (48 matches), {threads} thread(s)"),
             |b| {
                 b.iter(|| {
-                    let mut s = store(dir.path(), 3, &format!("t{threads}"));
+                    let s = store(dir.path(), 3, &format!("t{threads}"));
                     let spec = spec(&s, 8);
-                    ladder::run(&mut s, &sandbox, &spec, threads, |_| {}).unwrap()
+                    ladder::run(&s, &sandbox, &spec, &RunOptions::new(threads), |_| {})
+                        .unwrap()
+                        .ladder
                 })
             },
         );
@@ -73,12 +76,14 @@ fn bench(c: &mut Criterion) {
 
     // Storage per match, and growth with the number of bots (2 threads, 1 round).
     for n in [3, 6, 12] {
-        let mut s = store(dir.path(), n, &format!("n{n}"));
+        let s = store(dir.path(), n, &format!("n{n}"));
         let spec = spec(&s, 1);
         let start = Instant::now();
-        let id = ladder::run(&mut s, &sandbox, &spec, 2, |_| {}).unwrap();
+        let id = ladder::run(&s, &sandbox, &spec, &RunOptions::new(2), |_| {})
+            .unwrap()
+            .ladder;
         let secs = start.elapsed().as_secs_f64();
-        let matches = s.results(id).unwrap().len();
+        let matches = s.results().all(id).unwrap().len();
         let path = dir.path().join(format!("n{n}.db"));
         drop(s);
         let bytes = std::fs::metadata(&path).unwrap().len()

@@ -12,7 +12,7 @@
 //! loop as `ludus worker`.
 
 use ludus_host::{Limits, Sandbox};
-use ludus_leaderboard::ladder::{self, LadderSpec};
+use ludus_leaderboard::ladder::{self, LadderSpec, RunOptions};
 use ludus_leaderboard::schedule::{Kind, ScheduledMatch};
 use ludus_leaderboard::store::{ClaimNext, Location, MatchResult, Needs, NewLadder, Store};
 use ludus_leaderboard::worker::{self, WorkerOptions};
@@ -124,11 +124,14 @@ fn throughput(cluster: &Cluster, sqlite: &dyn Fn(&str) -> Location, sandbox: &Sa
 
 /// A store with the three example bots.
 fn store_with_examples(location: &Location) -> Store {
-    let mut store = Store::connect(location).unwrap();
+    let store = Store::connect(location).unwrap();
     for file in EXAMPLES {
         let wasm = std::fs::read(ludus_testkit::bot(file)).unwrap();
         let sha = ludus_host::sha256_hex(&wasm);
-        store.submit(file, "planet-wars", &wasm, &sha, NOW).unwrap();
+        store
+            .bots()
+            .submit(file, "planet-wars", &wasm, &sha, NOW)
+            .unwrap();
     }
     store
 }
@@ -142,18 +145,18 @@ fn spec(store: &Store) -> LadderSpec {
         seed: 1,
         config: serde_json::Value::Null,
         limits: Limits::default(),
-        bots: store.latest_bots("planet-wars").unwrap(),
+        bots: store.bots().latest("planet-wars").unwrap(),
     }
 }
 
 /// Seconds to play the ladder in one process of `threads` threads, and
 /// the CPU time it took.
 fn one_process(location: &Location, sandbox: &Sandbox, threads: usize) -> (f64, Duration) {
-    let mut store = store_with_examples(location);
+    let store = store_with_examples(location);
     let spec = spec(&store);
     let cpu = process_cpu();
     let start = Instant::now();
-    ladder::run(&mut store, sandbox, &spec, threads, |_| {}).unwrap();
+    ladder::run(&store, sandbox, &spec, &RunOptions::new(threads), |_| {}).unwrap();
     (start.elapsed().as_secs_f64(), process_cpu() - cpu)
 }
 
@@ -162,34 +165,34 @@ fn one_process(location: &Location, sandbox: &Sandbox, threads: usize) -> (f64, 
 /// worker left without a match to claim looks again only every two
 /// seconds, the poll of the default lease, before it stops).
 fn workers_on(location: &Location, workers: usize) -> (f64, f64) {
-    let mut store = store_with_examples(location);
+    let store = store_with_examples(location);
     let spec = spec(&store);
-    let id = ladder::create(&mut store, &spec).unwrap();
+    let id = ladder::create(&store, &spec).unwrap();
     let start = Instant::now();
     let mut secs = 0.0;
     let commits = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|s| {
         s.spawn(|| {
             let watcher = Store::connect(location).unwrap();
-            while watcher.remaining(id).unwrap() > 0 {
+            while watcher.queue().remaining(id).unwrap() > 0 {
                 std::thread::sleep(Duration::from_millis(5));
             }
             secs = start.elapsed().as_secs_f64();
         });
         for _ in 0..workers {
             s.spawn(|| {
-                let mut store = Store::connect(location).unwrap();
+                let store = Store::connect(location).unwrap();
                 let sandbox = Sandbox::new().unwrap();
                 let options = WorkerOptions {
                     ladder: Some(id),
                     ..WorkerOptions::new(1)
                 };
-                let summary = worker::work(&mut store, &sandbox, &options, |_| {}).unwrap();
+                let summary = worker::work(&store, &sandbox, &options, |_| {}).unwrap();
                 commits.fetch_add(summary.commits, std::sync::atomic::Ordering::Relaxed);
             });
         }
     });
-    assert_eq!(store.results(id).unwrap().len(), 48);
+    assert_eq!(store.results().all(id).unwrap().len(), 48);
     (secs, 48.0 / commits.into_inner().max(1) as f64)
 }
 
@@ -223,7 +226,7 @@ fn coordination(
     step: Step,
     cluster: &Cluster,
 ) -> Coordination {
-    let mut store = Store::connect(location).unwrap();
+    let store = Store::connect(location).unwrap();
     let mut bots = Vec::new();
     for (name, wasm) in [
         ("a", &b"\0asm\x01\0\0\0"[..]),
@@ -232,6 +235,7 @@ fn coordination(
         let sha = ludus_host::sha256_hex(wasm);
         bots.push(
             store
+                .bots()
                 .submit(name, "planet-wars", wasm, &sha, NOW)
                 .unwrap()
                 .bot,
@@ -249,7 +253,8 @@ fn coordination(
         .unwrap()
         .rules_version;
     let id = store
-        .ensure_ladder(&NewLadder {
+        .ladders()
+        .ensure(&NewLadder {
             key: "bench",
             game: "planet-wars",
             kind: "round-robin",
@@ -264,7 +269,7 @@ fn coordination(
         })
         .unwrap();
     let lease = Duration::from_secs(60);
-    let worker = store.register_worker(2, Some(id), lease).unwrap();
+    let worker = store.queue().register_worker(2, Some(id), lease).unwrap();
     // As a worker's connection: each statement planned once.
     store.plan_statements_once(true).unwrap();
     // Incompressible bytes, different per match, as gzip output is.
@@ -307,8 +312,11 @@ fn coordination(
         Step::Batched(n) => n,
         Step::Fused | Step::Separate => 1,
     };
-    let mut held: std::collections::VecDeque<_> =
-        store.claim(worker, id, batch + 1, lease).unwrap().into();
+    let mut held: std::collections::VecDeque<_> = store
+        .queue()
+        .claim(worker, id, batch + 1, lease)
+        .unwrap()
+        .into();
     // Repeated on the same ladder; the repetition with the least CPU is
     // kept, as other work on the machine only ever adds to a repetition's.
     let mut best: Option<Coordination> = None;
@@ -347,6 +355,7 @@ fn coordination(
                 Step::Fused => {
                     let (result, gz) = &played[0];
                     store
+                        .queue()
                         .commit_and_claim(worker, id, result, gz, &claim)
                         .unwrap()
                         .1
@@ -355,14 +364,15 @@ fn coordination(
                     let results: Vec<(&MatchResult, &[u8])> =
                         played.iter().map(|(r, gz)| (r, gz.as_slice())).collect();
                     store
+                        .queue()
                         .commit_many_and_claim(worker, id, &results, &claim)
                         .unwrap()
                         .1
                 }
                 Step::Separate => {
                     let (result, gz) = &played[0];
-                    store.commit(worker, id, result, gz).unwrap();
-                    store.claim(worker, id, 1, lease).unwrap()
+                    store.queue().commit(worker, id, result, gz).unwrap();
+                    store.queue().claim(worker, id, 1, lease).unwrap()
                 }
             };
             spent += start.elapsed();

@@ -5,11 +5,12 @@
 //! close rating (so the top bots keep meeting), chosen with a random stream
 //! seeded from the ladder's seed and the match's index. Every match is
 //! appended to the stored schedule, with its seed, before anyone plays it,
-//! and ratings apply in schedule order ([`crate::ladder::apply_ratings`]):
+//! and ratings apply in schedule order ([`crate::ratings::apply`]):
 //! the ladder re-runs and recomputes from the database alone.
 
-use crate::ladder::{LadderError, ELO};
+use crate::error::Error;
 use crate::ratings::elo::EloConfig;
+use crate::ratings::System;
 use crate::schedule::ScheduledMatch;
 use crate::store::{Needs, Store};
 use ludus_engine::registry::GameInfo;
@@ -49,14 +50,14 @@ impl ContinuousConfig {
     /// Checks [`ContinuousConfig::game_configs`] against the games and the
     /// store: each names a game and is a config the game accepts, and a
     /// ladder that exists already has that config.
-    pub fn check_game_configs(&self, store: &Store) -> Result<(), LadderError> {
+    pub fn check_game_configs(&self, store: &Store) -> Result<(), Error> {
         for (game, config) in &self.game_configs {
             let info = ludus_engine::registry::info(game)?;
             ludus_engine::new_game(game, config, 0, info.fewest_seats())?;
-            if let Some(ladder) = store.find_continuous_ladder(game)? {
-                let stored = store.ladder(ladder)?.config;
+            if let Some(ladder) = store.ladders().continuous(game)? {
+                let stored = store.ladders().get(ladder)?.config;
                 if stored != *config {
-                    return Err(LadderError::ConfigFixed {
+                    return Err(Error::ConfigFixed {
                         ladder,
                         game: game.clone(),
                         stored,
@@ -191,14 +192,11 @@ pub struct TopUp {
 /// version of every bot of the game that is not retired, schedules the
 /// placement series of those that joined, and draws matches until
 /// `config.pending` are waiting to be played.
-pub fn top_up(
-    store: &mut Store,
-    game: &GameInfo,
-    config: &ContinuousConfig,
-) -> Result<TopUp, LadderError> {
-    let retired = store.retired_bots()?;
+pub fn top_up(store: &Store, game: &GameInfo, config: &ContinuousConfig) -> Result<TopUp, Error> {
+    let retired = store.accounts().retired()?;
     let latest: Vec<_> = store
-        .latest_bots(game.id)?
+        .bots()
+        .latest(game.id)?
         .into_iter()
         .filter(|b| !retired.contains(&b.name))
         .collect();
@@ -209,7 +207,7 @@ pub fn top_up(
     }
     let limits = serde_json::to_value(&config.limits).expect("limits serialise");
     let needs = Needs::of_this_build(game.rules_version);
-    let ladder = store.continuous_ladder(
+    let ladder = store.ladders().ensure_continuous(
         game.id,
         players as u32,
         config.seed,
@@ -218,18 +216,18 @@ pub fn top_up(
         &needs,
     )?;
     done.ladder = Some(ladder);
-    let before = store.ladder(ladder)?.bots.len();
+    let before = store.ladders().get(ladder)?.bots.len();
     let mut active = Vec::new();
     for b in &latest {
-        let position = store.add_ladder_bot(ladder, b)?;
+        let position = store.ladders().add_bot(ladder, b)?;
         if position >= before {
             done.joined.push(format!("{} v{}", b.name, b.version));
         }
         active.push(position);
     }
     // Counts kept with the schedule: no read of the whole schedule per top-up.
-    let scheduled_counts = store.scheduled_matches(ladder)?;
-    let ratings = store.ratings(ladder, ELO)?;
+    let scheduled_counts = store.ladders().scheduled_counts(ladder)?;
+    let ratings = store.ratings().get(ladder, System::Elo.key())?;
     let initial = EloConfig::default().initial;
     let mut pool: Vec<Entrant> = active
         .iter()
@@ -247,7 +245,7 @@ pub fn top_up(
             .total_cmp(&a.rating)
             .then(a.position.cmp(&b.position))
     });
-    let mut next = store.schedule_end(ladder)?;
+    let mut next = store.ladders().schedule_len(ladder)?;
     let mut new = Vec::new();
     for &position in active.iter().filter(|&&p| p >= before) {
         for seats in placement(position, &pool, players, config.placement) {
@@ -255,7 +253,7 @@ pub fn top_up(
             next += 1;
         }
     }
-    let mut waiting = store.remaining(ladder)? + new.len() as u32;
+    let mut waiting = store.queue().remaining(ladder)? + new.len() as u32;
     while waiting < config.pending {
         let pick_seed = derive_seed(config.seed, &format!("pairing/{next}"));
         let Some(seats) = draw(&pool, players, config.neighbours, pick_seed) else {
@@ -268,7 +266,7 @@ pub fn top_up(
         next += 1;
         waiting += 1;
     }
-    store.append_matches(ladder, &new)?;
+    store.ladders().append(ladder, &new)?;
     done.scheduled = new.len() as u32;
     Ok(done)
 }

@@ -1,15 +1,23 @@
-//! Ladders: what a ladder is ([`LadderSpec`]), creating its stored
-//! schedule, playing it as a worker ([`run`]; other processes join with
-//! [`crate::worker`]), and its ratings, applied in schedule order over the
-//! finished prefix so that neither the thread count nor the number of
-//! workers ever changes a number.
+//! Ladders: what a ladder is ([`LadderSpec`]), which stored bots it takes
+//! ([`select`]), creating its stored schedule ([`create`]), and playing it
+//! ([`run`]: create or resume, then work its queue as one worker of
+//! [`crate::worker`] beside any others); where it stands ([`status`]).
+//! Ratings are applied by [`crate::ratings::apply`] as the worker goes.
+//!
+//! `ludus ladder create`, `ladder run` and `ladder status` are these
+//! functions; the tests call the same ones.
 
-use crate::ratings::{self, GameResult};
-use crate::schedule::{schedule, Kind, ScheduleError};
-use crate::store::{BotRecord, Needs, NewLadder, Store, StoreError};
-use crate::worker::WorkerOptions;
-use ludus_host::{Limits, PlayError, Sandbox};
+use crate::error::Error;
+use crate::schedule::{schedule, Kind};
+use crate::store::{
+    BotRecord, IntegrityEvent, LadderRecord, LadderStatus, Needs, NewLadder, Store, StoreError,
+};
+use crate::worker::{self, Progress, Summary, WorkerOptions};
+use ludus_host::{Limits, Sandbox};
 use serde::Serialize;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 
 /// What a ladder is: changing any of it makes another ladder.
 #[derive(Debug, Clone)]
@@ -26,47 +34,91 @@ pub struct LadderSpec {
     pub bots: Vec<BotRecord>,
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum LadderError {
-    #[error(transparent)]
-    Engine(#[from] ludus_engine::EngineError),
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    #[error(transparent)]
-    Schedule(#[from] ScheduleError),
-    #[error("bot `{name}` v{version} in the store cannot be loaded: {reason}")]
-    Bot {
-        name: String,
-        version: u32,
-        reason: String,
-    },
-    #[error("match {index} (bots {bots}): {source}")]
-    Play {
-        index: u32,
-        bots: String,
-        source: PlayError,
-    },
-    #[error(transparent)]
-    Rating(#[from] ratings::RatingError),
-    #[error("cannot start {0} threads: {1}")]
-    Threads(usize, String),
-    #[error("this worker cannot play ladder {ladder}: {reason}; run a worker of the same build as the process that created the ladder")]
-    Refused { ladder: i64, reason: String },
-    #[error("ladder {ladder} in the database is damaged: {reason}")]
-    StoredLadder { ladder: i64, reason: String },
-    #[error("the continuous ladder of {game} (ladder {ladder}) plays with the game config {stored}, set when it was created; it cannot change to {wanted}")]
-    ConfigFixed {
-        ladder: i64,
-        game: String,
-        stored: serde_json::Value,
-        wanted: serde_json::Value,
-    },
-    #[error("bot `{name}` plays no match of ladder {ladder}; its bots are {bots}")]
-    NotInLadder {
-        ladder: i64,
-        name: String,
-        bots: String,
-    },
+/// A ladder as a command asks for it: a game, which of its stored bots,
+/// the rest as given or the game's defaults.
+#[derive(Debug, Clone)]
+pub struct LadderRequest {
+    pub game: String,
+    pub bots: BotChoice,
+    /// Seats per match (default: the game's fewest).
+    pub players: Option<usize>,
+    pub rounds: u32,
+    pub seed: u64,
+    pub config: serde_json::Value,
+    pub limits: Limits,
+}
+
+impl LadderSpec {
+    /// The ladder `request` asks for, of the bots in `store`.
+    pub fn from_request(store: &Store, request: &LadderRequest) -> Result<LadderSpec, Error> {
+        let info = ludus_engine::registry::info(&request.game)?;
+        let (bots, kind) = select(store, &request.game, &request.bots)?;
+        Ok(LadderSpec {
+            game: request.game.clone(),
+            kind,
+            players: request.players.unwrap_or(info.fewest_seats()),
+            rounds: request.rounds,
+            seed: request.seed,
+            config: request.config.clone(),
+            limits: request.limits.clone(),
+            bots,
+        })
+    }
+}
+
+/// Which stored bots a ladder takes, and how they meet.
+#[derive(Debug, Clone, Default)]
+pub struct BotChoice {
+    /// Only these bots (their latest versions), in this order; empty: the
+    /// latest version of every stored bot of the game, by name.
+    pub names: Vec<String>,
+    /// This bot against the field instead of a round robin.
+    pub gauntlet: Option<String>,
+}
+
+/// The bots of `game` that `choice` names, and the kind of ladder they
+/// play: the spec's `bots` and `kind`.
+pub fn select(
+    store: &Store,
+    game: &str,
+    choice: &BotChoice,
+) -> Result<(Vec<BotRecord>, Kind), Error> {
+    let bots = if choice.names.is_empty() {
+        store.bots().latest(game)?
+    } else {
+        choice
+            .names
+            .iter()
+            .map(|name| {
+                let b = store.bots().get(name, None)?;
+                if b.game != game {
+                    return Err(StoreError::WrongGame {
+                        name: name.clone(),
+                        has: b.game,
+                        wanted: game.into(),
+                    }
+                    .into());
+                }
+                Ok(b)
+            })
+            .collect::<Result<_, Error>>()?
+    };
+    if bots.is_empty() {
+        return Err(Error::NoBots {
+            game: game.into(),
+            db: store.location().to_string(),
+        });
+    }
+    let kind = match &choice.gauntlet {
+        None => Kind::RoundRobin,
+        Some(name) => Kind::Gauntlet {
+            challenger: bots
+                .iter()
+                .position(|b| &b.name == name)
+                .ok_or_else(|| Error::NotAChallenger(name.clone()))?,
+        },
+    };
+    Ok((bots, kind))
 }
 
 /// The identity of a ladder: sha256 of everything that determines its matches.
@@ -97,13 +149,11 @@ pub fn ladder_key(spec: &LadderSpec) -> String {
     ludus_host::sha256_hex(&serde_json::to_vec(&key).expect("key serialises"))
 }
 
-pub use crate::worker::Progress;
-
 /// Creates the ladder (its bots, its schedule, what a worker needs to play
 /// it), or finds it when it exists: the same spec is the same ladder, and
 /// the stored schedule is what is played, so a ladder keeps meaning the
 /// same matches. Returns its id.
-pub fn create(store: &mut Store, spec: &LadderSpec) -> Result<i64, LadderError> {
+pub fn create(store: &Store, spec: &LadderSpec) -> Result<i64, Error> {
     // The game, its seat count and its config, checked before anything is stored.
     let game = ludus_engine::registry::info(&spec.game)?;
     ludus_engine::new_game(&spec.game, &spec.config, 0, spec.players)?;
@@ -119,7 +169,7 @@ pub fn create(store: &mut Store, spec: &LadderSpec) -> Result<i64, LadderError> 
     let config = spec.config.clone();
     let needs = Needs::of_this_build(game.rules_version);
     let key = ladder_key(spec);
-    Ok(store.ensure_ladder(&NewLadder {
+    Ok(store.ladders().ensure(&NewLadder {
         key: &key,
         game: &spec.game,
         kind: spec.kind.label(),
@@ -134,89 +184,135 @@ pub fn create(store: &mut Store, spec: &LadderSpec) -> Result<i64, LadderError> 
     })?)
 }
 
-/// Creates (or finds) the ladder and plays its matches as a worker of
-/// `threads` threads until every one is done, committing each result as it
-/// finishes; other processes on the same database share the work. Calls
-/// `on_progress` after every commit. Returns the ladder id.
+/// How [`run`] plays: as one worker of the ladder.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Matches played at once.
+    pub threads: usize,
+    /// The worker's lease ([`WorkerOptions::lease`]).
+    pub lease: Duration,
+    /// Set from elsewhere (a signal): the run stops within a bot's turn,
+    /// its matches in play go back to the queue, and it ends with
+    /// [`Error::Stopped`] unless the ladder is done.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl RunOptions {
+    pub fn new(threads: usize) -> RunOptions {
+        RunOptions {
+            threads,
+            lease: worker::DEFAULT_LEASE,
+            stop: None,
+        }
+    }
+}
+
+/// What [`run`] tells as it goes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RunEvent {
+    /// Before any match: the ladder as found (its matches done by earlier
+    /// runs, and the other workers playing it now).
+    Started {
+        ladder: i64,
+        done: u32,
+        total: u32,
+        other_workers: usize,
+    },
+    /// After every commit.
+    Progress(Progress),
+}
+
+/// What [`run`] did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ran {
+    pub ladder: i64,
+    /// Matches left when it started.
+    pub left: u32,
+    /// What this run's worker did (other workers may have played the rest).
+    pub worker: Summary,
+}
+
+/// Creates (or finds) the ladder and plays its matches as one worker of
+/// `options.threads` threads until every one is done, committing each
+/// result as it finishes; other processes on the same database share the
+/// work, and a run stopped at any moment resumes where it stopped.
 pub fn run(
-    store: &mut Store,
+    store: &Store,
     sandbox: &Sandbox,
     spec: &LadderSpec,
-    threads: usize,
-    on_progress: impl FnMut(&Progress),
-) -> Result<i64, LadderError> {
+    options: &RunOptions,
+    mut on_event: impl FnMut(RunEvent),
+) -> Result<Ran, Error> {
     let id = create(store, spec)?;
-    let options = WorkerOptions {
-        ladder: Some(id),
-        ..WorkerOptions::new(threads)
-    };
-    crate::worker::work(store, sandbox, &options, on_progress)?;
-    Ok(id)
-}
-
-/// The rated games of a ladder's matches before `end`, in schedule order,
-/// with their indices (aborted and void matches are not rated): what
-/// ratings are applied from, and recomputed from.
-pub fn rated_games_before(
-    store: &Store,
-    ladder: i64,
-    end: u32,
-) -> Result<Vec<(u32, GameResult)>, LadderError> {
-    Ok(store
-        .rated_games_before(ladder, end)?
-        .into_iter()
-        .map(|g| (g.index, GameResult::new(g.seats, g.placements)))
-        .collect())
-}
-
-/// Rating systems stored per ladder.
-pub const ELO: &str = "elo";
-pub const BRADLEY_TERRY: &str = "bradley-terry";
-pub const WENG_LIN: &str = "weng-lin";
-
-/// Applies the ratings of the ladder's finished prefix: the matches before
-/// the first one without a result, all of them, in schedule order. One
-/// process at a time does it, under the ladder's rating lock, so the
-/// ratings never depend on how many workers there were or which finished
-/// first. Returns the end of the rated prefix.
-pub fn apply_ratings(store: &Store, ladder: i64) -> Result<u32, LadderError> {
-    store.with_rating_lock(ladder, |store| {
-        let record = store.ladder(ladder)?;
-        let end = store.finished_prefix(ladder)?;
-        if end == record.rated_through && end > 0 {
-            return Ok(end);
-        }
-        let rated = rated_games_before(store, ladder, end)?;
-        let n = record.bots.len();
-        // Elo one match at a time, keeping each seat's rating after the
-        // matches rated now, for the bots' pages.
-        let from = record.rated_through.min(end);
-        let history = crate::store::elo_history(n, &rated, from)?;
-        let games: Vec<GameResult> = rated.into_iter().map(|(_, g)| g).collect();
-        let rows: Vec<_> = history
-            .ratings
+    // A killed run of this machine is not another worker playing.
+    store.queue().reap_local_workers()?;
+    let status = store.queue().status(id)?;
+    on_event(RunEvent::Started {
+        ladder: id,
+        done: status.done,
+        total: status.total,
+        other_workers: status
+            .workers
             .iter()
-            .enumerate()
-            .map(|(i, &r)| (i, r, 0.0))
-            .collect();
-        store.save_ratings(ladder, ELO, &rows)?;
-        store.save_elo_history(ladder, (from, end), &history)?;
-        if record.players == 2 {
-            let bt = ratings::bradley_terry::fit(n, &games, Default::default())?;
-            let rows: Vec<_> = (0..n).map(|i| (i, bt.ratings[i], bt.ci95(i))).collect();
-            store.save_ratings(ladder, BRADLEY_TERRY, &rows)?;
-        } else {
-            let mut wl = ratings::weng_lin::WengLinLadder::new(n, Default::default())?;
-            wl.apply_all(&games)?;
-            let rows: Vec<_> = wl
-                .ratings()
-                .iter()
-                .enumerate()
-                .map(|(i, s)| (i, s.ordinal(), 3.0 * s.sigma))
-                .collect();
-            store.save_ratings(ladder, WENG_LIN, &rows)?;
+            .filter(|w| w.is_live(status.now))
+            .count(),
+    });
+    let worker_options = WorkerOptions {
+        ladder: Some(id),
+        lease: options.lease,
+        stop: options.stop.clone(),
+        ..WorkerOptions::new(options.threads)
+    };
+    let summary = worker::work(store, sandbox, &worker_options, |p| {
+        on_event(RunEvent::Progress(*p))
+    })?;
+    if options
+        .stop
+        .as_ref()
+        .is_some_and(|s| s.load(Ordering::Relaxed))
+    {
+        let now = store.queue().status(id)?;
+        if now.done < now.total {
+            return Err(Error::Stopped {
+                ladder: id,
+                done: now.done,
+                total: now.total,
+            });
         }
-        store.set_rated_through(ladder, end)?;
-        Ok(end)
+    }
+    Ok(Ran {
+        ladder: id,
+        left: status.total - status.done,
+        worker: summary,
+    })
+}
+
+/// Ladder `ladder` if it exists, else the most recently created one (of
+/// `game` if given): the ladder a command means when it names none.
+pub fn pick(store: &Store, ladder: Option<i64>, game: Option<&str>) -> Result<i64, Error> {
+    Ok(store.ladders().pick(ladder, game)?)
+}
+
+/// Where a ladder stands, for `ladder status`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Standing {
+    pub record: LadderRecord,
+    pub status: LadderStatus,
+    pub integrity_events: Vec<IntegrityEvent>,
+}
+
+/// Where ladder `ladder` (or the latest, of `game` if given) stands.
+pub fn status(store: &Store, ladder: Option<i64>, game: Option<&str>) -> Result<Standing, Error> {
+    let id = pick(store, ladder, game)?;
+    let status = store.queue().status(id)?;
+    let integrity_events = if status.integrity_events > 0 || status.verifying > 0 {
+        store.queue().integrity_events(id)?
+    } else {
+        Vec::new()
+    };
+    Ok(Standing {
+        record: store.ladders().get(id)?,
+        status,
+        integrity_events,
     })
 }

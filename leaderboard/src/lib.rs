@@ -1,17 +1,26 @@
 //! The Ludus leaderboard: bot registry, schedules (round robin, gauntlet,
-//! free-for-all tables), ratings and storage. It builds on `ludus-host`,
-//! which plays single matches. [`submit`] lets a bot in only after its
-//! validation match for the game.
+//! free-for-all tables), ladders and the workers that play them, ratings,
+//! storage and reports. It builds on `ludus-host`, which plays single
+//! matches.
 //!
-//! [`ratings`] turns game results into Elo, Bradley–Terry and Weng–Lin
-//! ratings; [`sprt`] decides between two bots with a sequential test on game
-//! pairs. Both are pure and deterministic. [`store`] keeps everything in a
-//! SQLite file or a PostgreSQL database, and its queue lets several
-//! processes and machines play one ladder; [`worker`] is the loop that
-//! plays it. [`lookup`] finds what re-running
-//! a recorded match needs: its replay and its bots, by sha256.
+//! Each job has one function, which the `ludus` commands, the server and
+//! the tests all call: [`submit::admit`] lets a bot in only after its
+//! validation match for the game; [`ladder::run`] creates or resumes a
+//! ladder and plays it; [`worker::work`] plays a database's queue beside
+//! other processes and machines; [`ratings::apply`] and
+//! [`ratings::recompute`] rate a ladder in schedule order; [`report`]
+//! builds the one leaderboard every table shows; [`continuous::top_up`]
+//! keeps a server's ladders going; [`lookup`] finds what re-running a
+//! recorded match needs.
+//!
+//! [`ratings`] (Elo, Bradley–Terry, Weng–Lin) and [`sprt`] are pure and
+//! deterministic. [`store`] keeps everything in a SQLite file or a
+//! PostgreSQL database, one handle per concern. [`Error`] is the crate's
+//! error.
 
+pub mod clock;
 pub mod continuous;
+mod error;
 pub mod ladder;
 pub mod lookup;
 pub mod matchup;
@@ -22,3 +31,5 @@ pub mod sprt;
 pub mod store;
 pub mod submit;
 pub mod worker;
+
+pub use error::Error;

@@ -84,12 +84,25 @@ impl std::fmt::Display for ReplaySource {
 
 /// The replay of the stored match whose id starts with `prefix`.
 pub fn stored_replay(store: &Store, prefix: &str) -> Result<Replay, LookupError> {
-    let match_id = store.find_match(prefix)?;
-    let bytes = store.replay(&match_id)?.unwrap_or_default();
-    Replay::from_bytes(&bytes).map_err(|e| LookupError::StoredReplay {
+    let match_id = store.results().find_match(prefix)?;
+    replay_of(store, &match_id)?.ok_or_else(|| LookupError::StoredReplay {
         match_id,
-        reason: e.to_string(),
+        reason: "its replay is gone from the store".into(),
     })
+}
+
+/// The stored replay of the match with this full id; `None` when the store
+/// has none (a void match has no replay).
+pub fn replay_of(store: &Store, match_id: &str) -> Result<Option<Replay>, LookupError> {
+    let Some(bytes) = store.results().replay(match_id)? else {
+        return Ok(None);
+    };
+    Replay::from_bytes(&bytes)
+        .map(Some)
+        .map_err(|e| LookupError::StoredReplay {
+            match_id: match_id.into(),
+            reason: e.to_string(),
+        })
 }
 
 /// The replay `arg` names: a replay file when one is there, else the
@@ -140,14 +153,14 @@ pub fn find_bots(
                 return Ok((bot, Found::File(path.clone())));
             }
             if let Some(store) = places.store {
-                if store.has_bot(&info.sha256)? {
+                if store.bots().contains(&info.sha256)? {
                     let bot = match sandbox
                         .load_compiled(&info.name, &info.sha256)
                         .map_err(load_err)?
                     {
                         Some(bot) => bot,
                         None => sandbox
-                            .load(&info.name, &store.wasm(&info.sha256)?)
+                            .load(&info.name, &store.bots().wasm(&info.sha256)?)
                             .map_err(load_err)?,
                     };
                     return Ok((bot, Found::Store(store.location().clone())));

@@ -1,26 +1,49 @@
-//! The leaderboard of a ladder, and its renderings: a terminal table, JSON,
-//! CSV, Markdown and a static HTML page with links to every match's replay.
+//! The leaderboard, one for every place that shows one: the CLI's table,
+//! JSON, CSV and Markdown, the static HTML page (the viewer's), and the
+//! server's pages and API. Every table ranks a ladder the same way, by the
+//! ladder's ranking system ([`System::ranking`]), and names it; beside the
+//! ratings, each bot's results over the ladder's matches.
+//!
+//! [`standings`] reads only the stored ratings and counts (its cost grows
+//! with the bots, not the matches: the server's live boards); [`leaderboard`]
+//! adds each bot's results and the list of matches, read from the results.
 
-use crate::ladder::{LadderError, BRADLEY_TERRY, ELO, WENG_LIN};
-use crate::store::Store;
-use serde::Serialize;
-use std::fmt::Write;
+use crate::error::Error;
+use crate::ratings::elo::EloConfig;
+use crate::ratings::System;
+use crate::store::{BotRecord, LadderRecord, Store};
+use serde::{Deserialize, Serialize};
 
 /// One bot's line.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Row {
     pub rank: u32,
     pub bot: String,
     pub version: u32,
     pub sha256: String,
-    /// The ranking rating: Bradley–Terry (Elo scale, mean 0) for two seats,
-    /// Weng–Lin μ − 3σ for more.
+    /// The account that owns the bot (on a server).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    /// The ranking rating ([`Leaderboard::rating_system`]): Bradley–Terry
+    /// (Elo scale, mean 0) for two seats, Weng–Lin μ − 3σ for more.
     pub rating: f64,
     /// ± half-width of the 95% interval (Bradley–Terry), or 3σ (Weng–Lin).
     pub interval: f64,
     /// The running Elo, applied in schedule order.
     pub elo: f64,
+    /// Rated matches.
     pub games: u32,
+    /// Its results, where the board read them ([`leaderboard`]; not the
+    /// live boards of [`standings`]).
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub results: Option<Results>,
+}
+
+/// A bot's results over a ladder's matches.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Results {
     /// First place alone.
     pub wins: u32,
     /// First place shared.
@@ -37,7 +60,8 @@ pub struct Row {
 }
 
 /// One match, for the HTML page.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MatchLine {
     pub index: u32,
     pub seed: u64,
@@ -48,21 +72,27 @@ pub struct MatchLine {
     pub match_id: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Leaderboard {
-    pub ladder: i64,
+    /// The ladder; `None` for a game whose ladder does not exist yet.
+    pub ladder: Option<i64>,
     pub game: String,
     pub kind: String,
     pub players: u32,
     pub rounds: u32,
     pub seed: u64,
-    /// Matches with a result / in the schedule.
+    /// Matches with a result / in the schedule / rated (a prefix of it).
     pub played: usize,
     pub scheduled: usize,
+    pub rated: u32,
+    /// What ranks the rows, and what `rating` and `interval` are.
     pub rating_system: String,
-    /// What the game's score counts, heading [`Row::score`].
+    /// What the game's score counts, heading [`Results::score`].
     pub score_unit: String,
     pub rows: Vec<Row>,
+    /// Every match with a result ([`leaderboard`] only).
+    #[serde(default)]
     pub matches: Vec<MatchLine>,
 }
 
@@ -91,64 +121,115 @@ pub fn result_points(placements: &[u32], seat: usize) -> f64 {
     points / opponents as f64
 }
 
-/// Builds the leaderboard of ladder `id` from the store.
-pub fn leaderboard(store: &Store, id: i64) -> Result<Leaderboard, LadderError> {
-    let record = store.ladder(id)?;
-    let schedule = store.schedule(id)?;
-    let results = store.results(id)?;
-    let n = record.bots.len();
-    let system = if record.players == 2 {
-        BRADLEY_TERRY
-    } else {
-        WENG_LIN
-    };
-    let ranking = store.ratings(id, system)?;
-    let elo = store.ratings(id, ELO)?;
-    let mut rows: Vec<Row> = record
-        .bots
-        .iter()
-        .enumerate()
-        .map(|(i, b)| Row {
+/// Which of a ladder's bots a board lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listed {
+    /// Every bot of the ladder (every version that joined it).
+    All,
+    /// The latest version of each bot not retired: a server's live board.
+    Current,
+}
+
+/// The leaderboard of a game with no ladder yet: no rows.
+pub fn empty(game: &str) -> Leaderboard {
+    let info = ludus_engine::registry::info(game).ok();
+    let players = info.map_or(2, |g| g.fewest_seats() as u32);
+    Leaderboard {
+        ladder: None,
+        game: game.into(),
+        kind: String::new(),
+        players,
+        rounds: 0,
+        seed: 0,
+        played: 0,
+        scheduled: 0,
+        rated: 0,
+        rating_system: System::ranking(players).describe().into(),
+        score_unit: info.map_or("score", |g| g.score_unit).into(),
+        rows: Vec::new(),
+        matches: Vec::new(),
+    }
+}
+
+/// The ladder's bots ranked by its stored ratings, with their counts of
+/// rated matches: read from the ratings and the ladder's bots alone,
+/// whatever the length of its schedule. `played` is left at 0: only
+/// [`leaderboard`] reads the results.
+pub fn standings(store: &Store, id: i64, listed: Listed) -> Result<Leaderboard, Error> {
+    let record = store.ladders().get(id)?;
+    let system = System::ranking(record.players);
+    let ranking = store.ratings().get(id, system.key())?;
+    let elo = store.ratings().get(id, System::Elo.key())?;
+    let games = store.ratings().rated_counts(id)?;
+    let keep = current_versions(store, &record, listed)?;
+    let initial = EloConfig::default().initial;
+    let mut rows = Vec::new();
+    for (position, b) in record.bots.iter().enumerate() {
+        if !keep.contains(&position) {
+            continue;
+        }
+        let rated =
+            |rows: &[crate::store::RatingRow]| rows.iter().find(|r| r.0 == position).copied();
+        rows.push(Row {
             rank: 0,
             bot: b.name.clone(),
             version: b.version,
             sha256: b.sha256.clone(),
-            rating: ranking.get(i).map_or(0.0, |r| r.1),
-            interval: ranking.get(i).map_or(0.0, |r| r.2),
-            elo: elo.get(i).map_or(0.0, |r| r.1),
-            games: 0,
-            wins: 0,
-            draws: 0,
-            losses: 0,
-            score: 0.0,
-            score_pct: 0.0,
-            faults: 0,
+            owner: match listed {
+                Listed::All => None,
+                Listed::Current => store.accounts().ownership(&b.name)?.map(|o| o.owner),
+            },
+            rating: rated(&ranking).map_or(0.0, |r| r.1),
+            interval: rated(&ranking).map_or(0.0, |r| r.2),
+            elo: rated(&elo).map_or(initial, |r| r.1),
+            games: games.get(position).copied().unwrap_or(0),
+            results: None,
+        });
+    }
+    rank(&mut rows);
+    let info = ludus_engine::registry::info(&record.game).ok();
+    Ok(Leaderboard {
+        ladder: Some(id),
+        game: record.game.clone(),
+        kind: record.kind.clone(),
+        players: record.players,
+        rounds: record.rounds,
+        seed: record.seed,
+        played: 0,
+        scheduled: store.ladders().schedule_len(id)? as usize,
+        rated: record.rated_through,
+        rating_system: system.describe().into(),
+        score_unit: info.map_or("score", |g| g.score_unit).into(),
+        rows,
+        matches: Vec::new(),
+    })
+}
+
+/// The ladder positions a board lists.
+fn current_versions(
+    store: &Store,
+    record: &LadderRecord,
+    listed: Listed,
+) -> Result<Vec<usize>, Error> {
+    let all = 0..record.bots.len();
+    if listed == Listed::All {
+        return Ok(all.collect());
+    }
+    let retired = store.accounts().retired()?;
+    let latest: Vec<BotRecord> = store.bots().latest(&record.game)?;
+    Ok(all
+        .filter(|&p| {
+            let b = &record.bots[p];
+            !retired.contains(&b.name)
+                && latest
+                    .iter()
+                    .any(|l| l.name == b.name && l.version == b.version)
         })
-        .collect();
-    let mut score_sum = vec![0.0; n];
-    let mut points_sum = vec![0.0; n];
-    for r in results.iter().filter(|r| r.aborted.is_none()) {
-        let seats = &schedule[r.index as usize].seats;
-        let firsts = r.placements.iter().filter(|&&p| p == 1).count();
-        for (seat, &bot) in seats.iter().enumerate() {
-            let row = &mut rows[bot];
-            row.games += 1;
-            row.faults += r.faults.get(seat).copied().unwrap_or(0);
-            match r.placements.get(seat) {
-                Some(1) if firsts == 1 => row.wins += 1,
-                Some(1) => row.draws += 1,
-                _ => row.losses += 1,
-            }
-            score_sum[bot] += r.scores.get(seat).copied().unwrap_or(0.0);
-            points_sum[bot] += result_points(&r.placements, seat);
-        }
-    }
-    for (i, row) in rows.iter_mut().enumerate() {
-        if row.games > 0 {
-            row.score = score_sum[i] / row.games as f64;
-            row.score_pct = 100.0 * points_sum[i] / row.games as f64;
-        }
-    }
+        .collect())
+}
+
+/// Best rating first; the name breaks ties, so the order is total.
+fn rank(rows: &mut [Row]) {
     rows.sort_by(|a, b| {
         b.rating
             .total_cmp(&a.rating)
@@ -157,7 +238,53 @@ pub fn leaderboard(store: &Store, id: i64) -> Result<Leaderboard, LadderError> {
     for (i, row) in rows.iter_mut().enumerate() {
         row.rank = i as u32 + 1;
     }
-    let matches = results
+}
+
+/// The leaderboard of ladder `id`: its [`standings`], each bot's results
+/// over every match with an outcome, and the list of those matches.
+pub fn leaderboard(store: &Store, id: i64) -> Result<Leaderboard, Error> {
+    let mut board = standings(store, id, Listed::All)?;
+    let record = store.ladders().get(id)?;
+    let schedule = store.ladders().schedule(id)?;
+    let results = store.results().all(id)?;
+    let n = record.bots.len();
+    let mut stats = vec![Results::default(); n];
+    let mut seated = vec![0u32; n];
+    let mut score_sum = vec![0.0; n];
+    let mut points_sum = vec![0.0; n];
+    for r in results.iter().filter(|r| r.aborted.is_none()) {
+        let seats = &schedule[r.index as usize].seats;
+        let firsts = r.placements.iter().filter(|&&p| p == 1).count();
+        for (seat, &bot) in seats.iter().enumerate() {
+            let s = &mut stats[bot];
+            seated[bot] += 1;
+            s.faults += r.faults.get(seat).copied().unwrap_or(0);
+            match r.placements.get(seat) {
+                Some(1) if firsts == 1 => s.wins += 1,
+                Some(1) => s.draws += 1,
+                _ => s.losses += 1,
+            }
+            score_sum[bot] += r.scores.get(seat).copied().unwrap_or(0.0);
+            points_sum[bot] += result_points(&r.placements, seat);
+        }
+    }
+    for row in &mut board.rows {
+        // Rows are ranked; positions are found by version.
+        let position = record
+            .bots
+            .iter()
+            .position(|b| b.name == row.bot && b.version == row.version)
+            .expect("a row is a bot of the ladder");
+        let mut s = stats[position].clone();
+        let games = seated[position];
+        if games > 0 {
+            s.score = score_sum[position] / games as f64;
+            s.score_pct = 100.0 * points_sum[position] / games as f64;
+        }
+        row.games = games;
+        row.results = Some(s);
+    }
+    board.matches = results
         .iter()
         .map(|r| {
             let m = &schedule[r.index as usize];
@@ -176,27 +303,18 @@ pub fn leaderboard(store: &Store, id: i64) -> Result<Leaderboard, LadderError> {
             }
         })
         .collect();
-    let score_unit = ludus_engine::registry::info(&record.game)
-        .map_or("score", |g| g.score_unit)
-        .to_string();
-    Ok(Leaderboard {
-        ladder: id,
-        game: record.game,
-        kind: record.kind,
-        players: record.players,
-        rounds: record.rounds,
-        seed: record.seed,
-        played: results.len(),
-        scheduled: schedule.len(),
-        rating_system: if system == BRADLEY_TERRY {
-            "Bradley–Terry (Elo scale, ± 95% interval)".into()
-        } else {
-            "Weng–Lin μ − 3σ (± 3σ)".into()
-        },
-        score_unit,
-        rows,
-        matches,
-    })
+    board.played = results.len();
+    board.scheduled = schedule.len();
+    Ok(board)
+}
+
+/// The latest version of every stored bot, game by game, by name.
+pub fn bots(store: &Store) -> Result<Vec<BotRecord>, Error> {
+    let mut out = Vec::new();
+    for game in ludus_engine::games() {
+        out.extend(store.bots().latest(game.id)?);
+    }
+    Ok(out)
 }
 
 /// A scheduled match of a ladder and, once played, its result.
@@ -220,17 +338,28 @@ pub struct Played {
     pub match_id: String,
 }
 
-/// Every scheduled match of ladder `id`, in schedule order; only those
-/// with bot `bot` in a seat when it is given.
+/// A ladder's scheduled matches, as `ludus matches` lists them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MatchList {
+    pub ladder: LadderRecord,
+    /// In schedule order.
+    pub matches: Vec<ListedMatch>,
+}
+
+/// Every scheduled match of ladder `ladder` (or the latest, of `game` if
+/// given), in schedule order; only those with bot `bot` in a seat when it
+/// is given.
 pub fn list_matches(
     store: &Store,
-    id: i64,
+    ladder: Option<i64>,
+    game: Option<&str>,
     bot: Option<&str>,
-) -> Result<Vec<ListedMatch>, LadderError> {
-    let record = store.ladder(id)?;
+) -> Result<MatchList, Error> {
+    let id = crate::ladder::pick(store, ladder, game)?;
+    let record = store.ladders().get(id)?;
     if let Some(name) = bot {
         if !record.bots.iter().any(|b| b.name == name) {
-            return Err(LadderError::NotInLadder {
+            return Err(Error::NotInLadder {
                 ladder: id,
                 name: name.into(),
                 bots: record
@@ -242,8 +371,9 @@ pub fn list_matches(
             });
         }
     }
-    Ok(store
-        .matches(id)?
+    let matches = store
+        .results()
+        .with_schedule(id)?
         .into_iter()
         .map(|(m, result)| ListedMatch {
             index: m.index,
@@ -261,7 +391,11 @@ pub fn list_matches(
             }),
         })
         .filter(|m| bot.is_none_or(|name| m.seats.iter().any(|s| s == name)))
-        .collect())
+        .collect();
+    Ok(MatchList {
+        ladder: record,
+        matches,
+    })
 }
 
 /// Output formats.
@@ -292,7 +426,7 @@ impl std::str::FromStr for Format {
     }
 }
 
-/// Columns of the table, CSV aside; `SCORE` is headed with the game's unit.
+/// Columns of the table; `SCORE` is headed with the game's unit.
 const COLUMNS: usize = 12;
 const SCORE: usize = 9;
 const HEADERS: [&str; COLUMNS] = [
@@ -300,21 +434,27 @@ const HEADERS: [&str; COLUMNS] = [
     "faults",
 ];
 
-fn cells(r: &Row) -> [String; COLUMNS] {
-    [
-        r.rank.to_string(),
-        format!("{} v{}", r.bot, r.version),
-        format!("{:.1}", r.rating),
-        format!("{:.1}", r.interval),
-        format!("{:.0}", r.elo),
-        r.games.to_string(),
-        r.wins.to_string(),
-        r.draws.to_string(),
-        r.losses.to_string(),
-        format!("{:.1}", r.score),
-        format!("{:.1}", r.score_pct),
-        r.faults.to_string(),
-    ]
+impl Row {
+    /// The row's cells, as the table, Markdown and HTML show them; a board
+    /// without results leaves their cells empty.
+    pub fn cells(&self) -> [String; COLUMNS] {
+        let r = self.results.as_ref();
+        let or_blank = |f: &dyn Fn(&Results) -> String| r.map_or(String::new(), f);
+        [
+            self.rank.to_string(),
+            format!("{} v{}", self.bot, self.version),
+            format!("{:.1}", self.rating),
+            format!("{:.1}", self.interval),
+            format!("{:.0}", self.elo),
+            self.games.to_string(),
+            or_blank(&|r| r.wins.to_string()),
+            or_blank(&|r| r.draws.to_string()),
+            or_blank(&|r| r.losses.to_string()),
+            or_blank(&|r| format!("{:.1}", r.score)),
+            or_blank(&|r| format!("{:.1}", r.score_pct)),
+            or_blank(&|r| r.faults.to_string()),
+        ]
+    }
 }
 
 impl Leaderboard {
@@ -339,7 +479,8 @@ impl Leaderboard {
             "{} {} ladder {} ({} seats, {} rounds, seed {}): {}/{} matches played",
             self.game,
             self.kind,
-            self.ladder,
+            self.ladder
+                .map_or_else(|| "-".to_string(), |l| l.to_string()),
             self.players,
             self.rounds,
             self.seed,
@@ -362,7 +503,7 @@ impl Leaderboard {
 
     fn table(&self) -> String {
         let headers = self.headers();
-        let rows: Vec<[String; COLUMNS]> = self.rows.iter().map(cells).collect();
+        let rows: Vec<[String; COLUMNS]> = self.rows.iter().map(Row::cells).collect();
         let width = |i: usize| {
             rows.iter()
                 .map(|r| r[i].chars().count())
@@ -397,32 +538,49 @@ impl Leaderboard {
         out
     }
 
+    /// CSV with full precision and the sha256 of each bot, quoted by the
+    /// `csv` crate wherever a name needs it.
     fn csv(&self) -> String {
-        let mut out = format!(
-            "rank,bot,version,sha256,rating,interval,elo,games,wins,draws,losses,{},score_pct,faults\n",
-            csv_field(&self.score_unit)
-        );
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let unit = self.score_unit.as_str();
+        w.write_record([
+            "rank",
+            "bot",
+            "version",
+            "sha256",
+            "rating",
+            "interval",
+            "elo",
+            "games",
+            "wins",
+            "draws",
+            "losses",
+            unit,
+            "score_pct",
+            "faults",
+        ])
+        .expect("writing to a Vec");
         for r in &self.rows {
-            let _ = writeln!(
-                out,
-                "{},{},{},{},{:.3},{:.3},{:.3},{},{},{},{},{:.3},{:.3},{}",
-                r.rank,
-                csv_field(&r.bot),
-                r.version,
-                r.sha256,
-                r.rating,
-                r.interval,
-                r.elo,
-                r.games,
-                r.wins,
-                r.draws,
-                r.losses,
-                r.score,
-                r.score_pct,
-                r.faults
-            );
+            let s = r.results.clone().unwrap_or_default();
+            w.write_record([
+                r.rank.to_string(),
+                r.bot.clone(),
+                r.version.to_string(),
+                r.sha256.clone(),
+                format!("{:.3}", r.rating),
+                format!("{:.3}", r.interval),
+                format!("{:.3}", r.elo),
+                r.games.to_string(),
+                s.wins.to_string(),
+                s.draws.to_string(),
+                s.losses.to_string(),
+                format!("{:.3}", s.score),
+                format!("{:.3}", s.score_pct),
+                s.faults.to_string(),
+            ])
+            .expect("writing to a Vec");
         }
-        out
+        String::from_utf8(w.into_inner().expect("writing to a Vec")).expect("UTF-8 in, UTF-8 out")
     }
 
     fn markdown(&self) -> String {
@@ -434,19 +592,11 @@ impl Leaderboard {
         out.push_str(&format!("| {} |\n", self.headers().join(" | ")));
         out.push_str(&format!("|{}\n", "---|".repeat(COLUMNS)));
         for r in &self.rows {
-            let c = cells(r).map(|c| c.replace('|', "\\|"));
+            let c = r.cells().map(|c| c.replace('|', "\\|"));
             out.push_str(&format!("| {} |\n", c.join(" | ")));
         }
         out.push_str(&format!("\n{}\n", self.legend()));
         out
-    }
-}
-
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
     }
 }
 

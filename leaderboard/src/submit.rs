@@ -120,8 +120,11 @@ impl Admitted<'_> {
     /// Stores the bot as the next version of its name (identical bytes
     /// again are a no-op). `now` is the submission time as the store
     /// records it.
-    pub fn store(self, store: &mut Store, now: &str) -> Result<Accepted, StoreError> {
-        let stored = store.submit(&self.name, &self.game, self.wasm, &self.report.sha256, now)?;
+    pub fn store(self, store: &Store, now: &str) -> Result<Accepted, StoreError> {
+        let stored =
+            store
+                .bots()
+                .submit(&self.name, &self.game, self.wasm, &self.report.sha256, now)?;
         Ok(Accepted {
             stored,
             report: self.report,

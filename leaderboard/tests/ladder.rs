@@ -2,7 +2,7 @@
 //! ratings, leaderboards.
 
 use ludus_host::{Limits, Sandbox, SandboxOptions};
-use ludus_leaderboard::ladder::{self, LadderSpec};
+use ludus_leaderboard::ladder::{self, LadderSpec, RunEvent, RunOptions};
 use ludus_leaderboard::report::{self, Format};
 use ludus_leaderboard::schedule::Kind;
 use ludus_leaderboard::store::Store;
@@ -23,11 +23,14 @@ fn sandbox() -> &'static Sandbox {
 const NOW: &str = "2026-01-01T00:00:00Z";
 
 fn store_with_bots(path: &Path, bots: &[(&str, &str)]) -> Store {
-    let mut store = Store::open(path).unwrap();
+    let store = Store::open(path).unwrap();
     for (name, file) in bots {
         let wasm = std::fs::read(ludus_testkit::bot(file)).unwrap();
         let sha = ludus_host::sha256_hex(&wasm);
-        store.submit(name, "planet-wars", &wasm, &sha, NOW).unwrap();
+        store
+            .bots()
+            .submit(name, "planet-wars", &wasm, &sha, NOW)
+            .unwrap();
     }
     store
 }
@@ -47,7 +50,7 @@ fn spec(store: &Store, players: usize, rounds: u32, kind: Kind) -> LadderSpec {
         seed: 3,
         config: serde_json::json!({ "max_turns": 150 }),
         limits: Limits::default(),
-        bots: store.latest_bots("planet-wars").unwrap(),
+        bots: store.bots().latest("planet-wars").unwrap(),
     }
 }
 
@@ -56,10 +59,12 @@ fn one_thread_and_two_threads_give_identical_ratings_and_an_identical_database()
     let dir = tempfile::tempdir().unwrap();
     let mut dumps = Vec::new();
     for threads in [1, 2] {
-        let mut store = store_with_bots(&dir.path().join(format!("t{threads}.db")), &EXAMPLES);
+        let store = store_with_bots(&dir.path().join(format!("t{threads}.db")), &EXAMPLES);
         let spec = spec(&store, 2, 2, Kind::RoundRobin);
-        let id = ladder::run(&mut store, sandbox(), &spec, threads, |_| {}).unwrap();
-        assert_eq!(store.results(id).unwrap().len(), 12);
+        let id = ladder::run(&store, sandbox(), &spec, &RunOptions::new(threads), |_| {})
+            .unwrap()
+            .ladder;
+        assert_eq!(store.results().all(id).unwrap().len(), 12);
         dumps.push(store.dump().unwrap());
     }
     assert_eq!(dumps[0], dumps[1]);
@@ -69,12 +74,20 @@ fn one_thread_and_two_threads_give_identical_ratings_and_an_identical_database()
 #[test]
 fn a_finished_ladder_run_again_plays_nothing_and_keeps_every_result() {
     let dir = tempfile::tempdir().unwrap();
-    let mut store = store_with_bots(&dir.path().join("l.db"), &EXAMPLES);
+    let store = store_with_bots(&dir.path().join("l.db"), &EXAMPLES);
     let spec = spec(&store, 2, 1, Kind::RoundRobin);
-    let id = ladder::run(&mut store, sandbox(), &spec, 2, |_| {}).unwrap();
+    let id = ladder::run(&store, sandbox(), &spec, &RunOptions::new(2), |_| {})
+        .unwrap()
+        .ladder;
     let before = store.dump().unwrap();
     let mut seen = Vec::new();
-    let again = ladder::run(&mut store, sandbox(), &spec, 2, |p| seen.push(*p)).unwrap();
+    let again = ladder::run(&store, sandbox(), &spec, &RunOptions::new(2), |e| {
+        if let RunEvent::Progress(p) = e {
+            seen.push(p)
+        }
+    })
+    .unwrap()
+    .ladder;
     assert_eq!(id, again, "the same ladder is found again");
     assert_eq!(seen.len(), 1);
     assert_eq!((seen[0].done, seen[0].resumed, seen[0].total), (6, 6, 6));
@@ -84,14 +97,17 @@ fn a_finished_ladder_run_again_plays_nothing_and_keeps_every_result() {
 #[test]
 fn the_expander_tops_a_round_robin_of_the_examples() {
     let dir = tempfile::tempdir().unwrap();
-    let mut store = store_with_bots(&dir.path().join("l.db"), &EXAMPLES);
+    let store = store_with_bots(&dir.path().join("l.db"), &EXAMPLES);
     let spec = spec(&store, 2, 2, Kind::RoundRobin);
-    let id = ladder::run(&mut store, sandbox(), &spec, 2, |_| {}).unwrap();
+    let id = ladder::run(&store, sandbox(), &spec, &RunOptions::new(2), |_| {})
+        .unwrap()
+        .ladder;
     let lb = report::leaderboard(&store, id).unwrap();
     assert_eq!(lb.rows[0].bot, "expander");
     assert_eq!(lb.rows[0].rank, 1);
     assert_eq!(lb.rows[0].games, 8);
-    assert_eq!(lb.rows[0].wins + lb.rows[0].draws + lb.rows[0].losses, 8);
+    let results = lb.rows[0].results.as_ref().unwrap();
+    assert_eq!(results.wins + results.draws + results.losses, 8);
     assert!(lb.rows[0].interval > 0.0);
     assert!(lb.rows.iter().all(|r| r.games == 8));
     for format in [Format::Table, Format::Json, Format::Csv, Format::Markdown] {
@@ -105,7 +121,11 @@ fn the_expander_tops_a_round_robin_of_the_examples() {
     assert_eq!(csv.lines().count(), 4);
     // Every replay is stored and verifies.
     for m in &lb.matches {
-        let gz = store.replay(&m.match_id).unwrap().expect("stored");
+        let gz = store
+            .results()
+            .replay(&m.match_id)
+            .unwrap()
+            .expect("stored");
         let replay = ludus_host::Replay::from_bytes(&gz).unwrap();
         assert_eq!(replay.match_id, m.match_id);
     }
@@ -114,9 +134,11 @@ fn the_expander_tops_a_round_robin_of_the_examples() {
 #[test]
 fn a_gauntlet_plays_one_bot_against_the_field() {
     let dir = tempfile::tempdir().unwrap();
-    let mut store = store_with_bots(&dir.path().join("l.db"), &EXAMPLES);
+    let store = store_with_bots(&dir.path().join("l.db"), &EXAMPLES);
     let spec = spec(&store, 2, 1, Kind::Gauntlet { challenger: 2 });
-    let id = ladder::run(&mut store, sandbox(), &spec, 2, |_| {}).unwrap();
+    let id = ladder::run(&store, sandbox(), &spec, &RunOptions::new(2), |_| {})
+        .unwrap()
+        .ladder;
     let lb = report::leaderboard(&store, id).unwrap();
     assert_eq!(lb.matches.len(), 4);
     assert!(lb
@@ -134,9 +156,11 @@ fn four_seat_tables_are_rated_by_weng_lin() {
         ("random", "planet_wars_random"),
         ("random-b", "planet_wars_random"),
     ];
-    let mut store = store_with_bots(&dir.path().join("l.db"), &bots);
+    let store = store_with_bots(&dir.path().join("l.db"), &bots);
     let spec = spec(&store, 4, 1, Kind::RoundRobin);
-    let id = ladder::run(&mut store, sandbox(), &spec, 2, |_| {}).unwrap();
+    let id = ladder::run(&store, sandbox(), &spec, &RunOptions::new(2), |_| {})
+        .unwrap()
+        .ladder;
     let lb = report::leaderboard(&store, id).unwrap();
     assert_eq!(lb.matches.len(), 4, "one table, four rotations");
     assert!(lb.rating_system.contains("Weng"));

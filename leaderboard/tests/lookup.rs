@@ -37,8 +37,9 @@ fn bots_are_found_in_the_folders_then_the_store_then_the_module_cache() {
     let (expander, expander_wasm) = seat("planet_wars_expander");
     // In the folder under another name: found by its bytes.
     std::fs::write(folder.join("renamed.wasm"), &idle_wasm).unwrap();
-    let mut store = Store::open(&dir.path().join("ludus.db")).unwrap();
+    let store = Store::open(&dir.path().join("ludus.db")).unwrap();
     store
+        .bots()
         .submit("random", "planet-wars", &random_wasm, &random.sha256, "now")
         .unwrap();
     // Compiled once in another process, whose cache this one shares.

@@ -18,8 +18,9 @@ fn sha(bytes: &[u8]) -> String {
 
 /// A Ludus database holding one bot.
 fn database(path: &Path) -> Store {
-    let mut store = Store::open(path).unwrap();
+    let store = Store::open(path).unwrap();
     store
+        .bots()
         .submit("one", "planet-wars", WASM, &sha(WASM), NOW)
         .unwrap();
     store
@@ -29,6 +30,7 @@ fn database(path: &Path) -> Store {
 fn submit_another(store: &mut Store) -> Result<(), StoreError> {
     let wasm = b"\0asm\x01\0\0\0\0";
     store
+        .bots()
         .submit("two", "planet-wars", wasm, &sha(wasm), NOW)
         .map(drop)
 }
@@ -83,7 +85,8 @@ fn a_damaged_database_is_sent_to_sqlite_recover() {
     let err = match Store::open(&path) {
         Err(e) => e,
         Ok(store) => store
-            .latest_bots("planet-wars")
+            .bots()
+            .latest("planet-wars")
             .expect_err("garbled pages are noticed"),
     };
     assert!(matches!(err, StoreError::Damaged { .. }), "{err:?}");
@@ -99,7 +102,7 @@ fn a_read_only_database_is_read_and_refuses_writes_saying_so() {
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
     // Even for root, who may write anywhere: the file's permissions say read-only.
     let mut store = Store::open(&path).unwrap();
-    assert_eq!(store.latest_bots("planet-wars").unwrap().len(), 1);
+    assert_eq!(store.bots().latest("planet-wars").unwrap().len(), 1);
     let err = submit_another(&mut store).expect_err("refused");
     assert!(matches!(err, StoreError::ReadOnly(_)), "{err:?}");
     says(&err, &["ludus.db", "read-only", "chmod u+w"]);
@@ -122,7 +125,7 @@ fn a_database_another_program_keeps_locked_says_it_is_locked() {
     assert!(!err.to_string().contains("recover"), "{err}");
     other.execute_batch("ROLLBACK").unwrap();
     // Reading was never blocked, and the write goes through once the lock is gone.
-    assert_eq!(store.latest_bots("planet-wars").unwrap().len(), 1);
+    assert_eq!(store.bots().latest("planet-wars").unwrap().len(), 1);
     submit_another(&mut store).unwrap();
 }
 
@@ -186,6 +189,7 @@ fn a_schema_1_file_migrates_keeping_its_results_and_reducing_unplayed_kore_seeds
     let mut store = Store::open(&path).unwrap();
     let seeds = |store: &Store, ladder| -> Vec<u64> {
         store
+            .ladders()
             .schedule(ladder)
             .unwrap()
             .iter()
@@ -203,17 +207,17 @@ fn a_schema_1_file_migrates_keeping_its_results_and_reducing_unplayed_kore_seeds
         "Planet Wars seeds span every u64"
     );
     // The played match is done in the queue; the others are claimable.
-    assert_eq!(store.results(1).unwrap().len(), 1);
-    assert_eq!(store.remaining(1).unwrap(), 2);
-    assert_eq!(store.finished_prefix(1).unwrap(), 1);
+    assert_eq!(store.results().all(1).unwrap().len(), 1);
+    assert_eq!(store.queue().remaining(1).unwrap(), 2);
+    assert_eq!(store.queue().finished_prefix(1).unwrap(), 1);
     // The ladders need what the Ludus that migrated them is.
     let kore = ludus_engine::registry::info("kore").unwrap();
     assert_eq!(
-        store.ladder(1).unwrap().needs,
+        store.ladders().get(1).unwrap().needs,
         Needs::of_this_build(kore.rules_version)
     );
     // Bots and names came along.
-    assert_eq!(store.wasm(&sha(WASM)).unwrap(), WASM);
+    assert_eq!(store.bots().wasm(&sha(WASM)).unwrap(), WASM);
     submit_another(&mut store).unwrap();
     drop(store);
     let c = rusqlite::Connection::open(&path).unwrap();

@@ -5,7 +5,7 @@
 //! leases that expire and are renewed, void after a few attempts, results
 //! that arrive twice, ratings over the finished prefix, heartbeats.
 
-use ludus_leaderboard::ladder;
+use ludus_leaderboard::ratings::{self, System};
 use ludus_leaderboard::schedule::ScheduledMatch;
 use ludus_leaderboard::store::{
     ClaimNext, Committed, Location, MatchResult, Needs, NewLadder, Store, StoreError, MAX_ATTEMPTS,
@@ -114,12 +114,12 @@ fn on_postgres_replays_are_stored_without_a_second_compression() {
     let db = postgres();
     let mut store = db.store();
     let id = ladder(&mut store, 1);
-    let w = store.register_worker(1, Some(id), LEASE).unwrap();
-    store.claim(w, id, 1, LEASE).unwrap();
+    let w = store.queue().register_worker(1, Some(id), LEASE).unwrap();
+    store.queue().claim(w, id, 1, LEASE).unwrap();
     let gz: Vec<u8> = (0..20_000u32)
         .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
         .collect();
-    store.commit(w, id, &result(0, "0"), &gz).unwrap();
+    store.queue().commit(w, id, &result(0, "0"), &gz).unwrap();
     for (table, column) in [("replays", "replay_gz"), ("integrity_events", "replay_gz")] {
         let storage = db.raw(&format!(
             "SELECT attstorage FROM pg_attribute WHERE attrelid = '{table}'::regclass AND attname = '{column}'"
@@ -133,7 +133,14 @@ fn on_postgres_replays_are_stored_without_a_second_compression() {
         db.raw("SELECT pg_column_compression(replay_gz) IS NULL AND length(replay_gz) = 20000 FROM replays"),
         "t"
     );
-    assert_eq!(store.replay(&result(0, "0").match_id).unwrap().unwrap(), gz);
+    assert_eq!(
+        store
+            .results()
+            .replay(&result(0, "0").match_id)
+            .unwrap()
+            .unwrap(),
+        gz
+    );
 }
 
 fn sha(bytes: &[u8]) -> String {
@@ -147,10 +154,11 @@ fn bots(store: &mut Store) -> Vec<ludus_leaderboard::store::BotRecord> {
         ("b", &b"\0asm\x01\0\0\0\0"[..]),
     ] {
         store
+            .bots()
             .submit(name, "planet-wars", wasm, &sha(wasm), NOW)
             .unwrap();
     }
-    store.latest_bots("planet-wars").unwrap()
+    store.bots().latest("planet-wars").unwrap()
 }
 
 fn this_build() -> Needs {
@@ -173,7 +181,8 @@ fn ladder_of(store: &mut Store, n: u32, needs: &Needs) -> i64 {
         })
         .collect();
     store
-        .ensure_ladder(&NewLadder {
+        .ladders()
+        .ensure(&NewLadder {
             key: &format!("key-{n}-{}", needs.rules_version),
             game: "planet-wars",
             kind: "round-robin",
@@ -213,40 +222,50 @@ fn indices(claimed: &[ludus_leaderboard::store::Claimed]) -> Vec<u32> {
 }
 
 fn submitting_identical_bytes_is_a_no_op_and_new_bytes_a_new_version(db: Db) {
-    let mut store = db.store();
+    let store = db.store();
     let (a, b) = (
         b"\0asm\x01\0\0\0".as_slice(),
         b"\0asm\x01\0\0\0\0".as_slice(),
     );
-    let first = store.submit("x", "planet-wars", a, &sha(a), NOW).unwrap();
+    let first = store
+        .bots()
+        .submit("x", "planet-wars", a, &sha(a), NOW)
+        .unwrap();
     assert!(first.new_version && first.bot.version == 1);
-    let again = store.submit("x", "planet-wars", a, &sha(a), NOW).unwrap();
+    let again = store
+        .bots()
+        .submit("x", "planet-wars", a, &sha(a), NOW)
+        .unwrap();
     assert!(!again.new_version && again.bot.version == 1);
-    let second = store.submit("x", "planet-wars", b, &sha(b), NOW).unwrap();
+    let second = store
+        .bots()
+        .submit("x", "planet-wars", b, &sha(b), NOW)
+        .unwrap();
     assert!(second.new_version && second.bot.version == 2);
-    assert_eq!(store.bot("x", Some(1)).unwrap().sha256, sha(a));
-    assert_eq!(store.bot("x", None).unwrap().sha256, sha(b));
-    assert_eq!(store.latest_bots("planet-wars").unwrap().len(), 1);
+    assert_eq!(store.bots().get("x", Some(1)).unwrap().sha256, sha(a));
+    assert_eq!(store.bots().get("x", None).unwrap().sha256, sha(b));
+    assert_eq!(store.bots().latest("planet-wars").unwrap().len(), 1);
     assert!(matches!(
-        store.bot("x", Some(9)),
+        store.bots().get("x", Some(9)),
         Err(StoreError::UnknownVersion { .. })
     ));
     assert!(matches!(
-        store.bot("nobody", None),
+        store.bots().get("nobody", None),
         Err(StoreError::UnknownBot(_))
     ));
 }
 
 fn a_bot_is_fetched_by_sha256_and_refused_when_its_bytes_do_not_hash_to_it(db: Db) {
-    let mut store = db.store();
+    let store = db.store();
     let wasm = b"\0asm\x01\0\0\0";
     store
+        .bots()
         .submit("x", "planet-wars", wasm, &sha(wasm), NOW)
         .unwrap();
-    assert_eq!(store.wasm(&sha(wasm)).unwrap(), wasm);
-    assert!(store.has_bot(&sha(wasm)).unwrap());
+    assert_eq!(store.bots().wasm(&sha(wasm)).unwrap(), wasm);
+    assert!(store.bots().contains(&sha(wasm)).unwrap());
     assert!(matches!(
-        store.wasm(&sha(b"other")),
+        store.bots().wasm(&sha(b"other")),
         Err(StoreError::NoWasm { .. })
     ));
     // A bit flipped in the database: the bytes no longer hash to their key.
@@ -254,7 +273,7 @@ fn a_bot_is_fetched_by_sha256_and_refused_when_its_bytes_do_not_hash_to_it(db: D
         Db::Sqlite(_) => "UPDATE bots SET wasm = X'0061736d'",
         Db::Postgres(_) => "UPDATE bots SET wasm = '\\x0061736d'::bytea",
     });
-    let err = store.wasm(&sha(wasm)).expect_err("damaged");
+    let err = store.bots().wasm(&sha(wasm)).expect_err("damaged");
     assert!(matches!(err, StoreError::WasmMismatch { .. }), "{err:?}");
     assert!(err.to_string().contains("submit it again"), "{err}");
 }
@@ -263,17 +282,17 @@ fn a_ladder_is_created_once_with_what_it_needs_and_found_again_by_its_key(db: Db
     let mut store = db.store();
     let id = ladder(&mut store, 4);
     assert_eq!(ladder(&mut store, 4), id, "the same key, the same ladder");
-    let record = store.ladder(id).unwrap();
+    let record = store.ladders().get(id).unwrap();
     assert_eq!(record.needs, this_build());
     assert_eq!(record.bots.len(), 2);
     assert_eq!(record.rated_through, 0);
-    assert_eq!(store.schedule(id).unwrap().len(), 4);
-    assert_eq!(store.schedule_len(id).unwrap(), 4);
-    assert_eq!(store.remaining(id).unwrap(), 4);
-    assert_eq!(store.ladders_with_work().unwrap(), vec![id]);
-    assert_eq!(store.pick_ladder(None, Some("planet-wars")).unwrap(), id);
+    assert_eq!(store.ladders().schedule(id).unwrap().len(), 4);
+    assert_eq!(store.ladders().schedule_len(id).unwrap(), 4);
+    assert_eq!(store.queue().remaining(id).unwrap(), 4);
+    assert_eq!(store.queue().ladders_with_work().unwrap(), vec![id]);
+    assert_eq!(store.ladders().pick(None, Some("planet-wars")).unwrap(), id);
     assert!(matches!(
-        store.pick_ladder(None, Some("kore")),
+        store.ladders().pick(None, Some("kore")),
         Err(StoreError::NoLadder { .. })
     ));
 }
@@ -281,19 +300,19 @@ fn a_ladder_is_created_once_with_what_it_needs_and_found_again_by_its_key(db: Db
 fn claims_follow_schedule_order_and_never_give_one_match_to_two_workers(db: Db) {
     let mut store = db.store();
     let id = ladder(&mut store, 6);
-    let mut other = db.store();
-    let w1 = store.register_worker(2, Some(id), LEASE).unwrap();
-    let w2 = other.register_worker(2, Some(id), LEASE).unwrap();
-    let first = store.claim(w1, id, 2, LEASE).unwrap();
+    let other = db.store();
+    let w1 = store.queue().register_worker(2, Some(id), LEASE).unwrap();
+    let w2 = other.queue().register_worker(2, Some(id), LEASE).unwrap();
+    let first = store.queue().claim(w1, id, 2, LEASE).unwrap();
     assert_eq!(indices(&first), vec![0, 1]);
     assert!(first.iter().all(|c| c.attempt == 1 && !c.verify));
     assert_eq!(first[0].seats, vec![0, 1]);
     assert_eq!(first[0].seed, 100);
-    let second = other.claim(w2, id, 3, LEASE).unwrap();
+    let second = other.queue().claim(w2, id, 3, LEASE).unwrap();
     assert_eq!(indices(&second), vec![2, 3, 4]);
-    let third = store.claim(w1, id, 5, LEASE).unwrap();
+    let third = store.queue().claim(w1, id, 5, LEASE).unwrap();
     assert_eq!(indices(&third), vec![5]);
-    assert!(other.claim(w2, id, 5, LEASE).unwrap().is_empty());
+    assert!(other.queue().claim(w2, id, 5, LEASE).unwrap().is_empty());
     // Many claims at once from threads of their own, on a fresh ladder:
     // every match goes to exactly one of them.
     let big = ladder(&mut store, 40);
@@ -302,11 +321,11 @@ fn claims_follow_schedule_order_and_never_give_one_match_to_two_workers(db: Db) 
             .map(|_| {
                 let loc = db.location();
                 s.spawn(move || {
-                    let mut st = Store::connect(&loc).unwrap();
-                    let w = st.register_worker(1, Some(big), LEASE).unwrap();
+                    let st = Store::connect(&loc).unwrap();
+                    let w = st.queue().register_worker(1, Some(big), LEASE).unwrap();
                     let mut mine = Vec::new();
                     loop {
-                        let got = st.claim(w, big, 3, LEASE).unwrap();
+                        let got = st.queue().claim(w, big, 3, LEASE).unwrap();
                         if got.is_empty() {
                             return mine;
                         }
@@ -328,13 +347,16 @@ fn claims_follow_schedule_order_and_never_give_one_match_to_two_workers(db: Db) 
 fn several_results_go_in_with_one_claim(db: Db) {
     let mut store = db.store();
     let id = ladder(&mut store, 8);
-    let w1 = store.register_worker(4, Some(id), LEASE).unwrap();
-    let w2 = store.register_worker(1, Some(id), LEASE).unwrap();
+    let w1 = store.queue().register_worker(4, Some(id), LEASE).unwrap();
+    let w2 = store.queue().register_worker(1, Some(id), LEASE).unwrap();
     assert_eq!(
-        indices(&store.claim(w1, id, 4, LEASE).unwrap()),
+        indices(&store.queue().claim(w1, id, 4, LEASE).unwrap()),
         vec![0, 1, 2, 3]
     );
-    store.commit(w1, id, &result(1, "r1"), b"gz1").unwrap();
+    store
+        .queue()
+        .commit(w1, id, &result(1, "r1"), b"gz1")
+        .unwrap();
     let next = |n| ClaimNext {
         ladder: id,
         n,
@@ -344,6 +366,7 @@ fn several_results_go_in_with_one_claim(db: Db) {
     // 1's that differs from the kept one. The claim passes over all three.
     let (r0, r1, r2) = (result(0, "r0"), result(1, "other"), result(2, "r2"));
     let (committed, claimed) = store
+        .queue()
         .commit_many_and_claim(
             w1,
             id,
@@ -367,28 +390,30 @@ fn several_results_go_in_with_one_claim(db: Db) {
         first == [1, 4, 5] || first == [4, 5, 6],
         "the claim passes over the results: {first:?}"
     );
-    assert_eq!(store.replay("m0000").unwrap().unwrap(), b"gz0");
-    assert_eq!(store.replay("m0002").unwrap().unwrap(), b"gz2");
+    assert_eq!(store.results().replay("m0000").unwrap().unwrap(), b"gz0");
+    assert_eq!(store.results().replay("m0002").unwrap().unwrap(), b"gz2");
     assert_eq!(
-        store.replay("m0001").unwrap().unwrap(),
+        store.results().replay("m0001").unwrap().unwrap(),
         b"gz1",
         "the kept one stays"
     );
-    assert_eq!(store.worker(w1).unwrap().unwrap().played, 3);
+    assert_eq!(store.queue().worker(w1).unwrap().unwrap().played, 3);
     assert_eq!(
-        store.results(id).unwrap(),
+        store.results().all(id).unwrap(),
         vec![result(0, "r0"), result(1, "r1"), result(2, "r2")]
     );
     // One unknown match among the results: the others go in, nothing is
     // claimed, and the answer names it.
     let (r3, r9) = (result(3, "r3"), result(9, "r9"));
     assert!(matches!(
-        store.commit_many_and_claim(w1, id, &[(&r3, b"gz3"), (&r9, b"gz9")], &next(2)),
+        store
+            .queue()
+            .commit_many_and_claim(w1, id, &[(&r3, b"gz3"), (&r9, b"gz9")], &next(2)),
         Err(StoreError::UnknownIndex { index: 9, .. })
     ));
-    assert_eq!(store.results(id).unwrap().len(), 4);
+    assert_eq!(store.results().all(id).unwrap().len(), 4);
     let mut all = first.clone();
-    all.extend(indices(&store.claim(w2, id, 8, LEASE).unwrap()));
+    all.extend(indices(&store.queue().claim(w2, id, 8, LEASE).unwrap()));
     all.sort();
     assert_eq!(all, vec![1, 4, 5, 6, 7]);
     // Two copies of one match's result in one step (its lease ran out and
@@ -396,6 +421,7 @@ fn several_results_go_in_with_one_claim(db: Db) {
     // compared with it.
     let (r6, r6b) = (result(6, "r6"), result(6, "r6b"));
     let (twice, _) = store
+        .queue()
         .commit_many_and_claim(
             w2,
             id,
@@ -411,10 +437,13 @@ fn several_results_go_in_with_one_claim(db: Db) {
             Committed::Differs { .. }
         ]
     ));
-    assert_eq!(store.replay("m0006").unwrap().unwrap(), b"gz6");
+    assert_eq!(store.results().replay("m0006").unwrap().unwrap(), b"gz6");
     // No result at all: a plain claim, of the one match not held: 6, to be
     // verified.
-    let (none, more) = store.commit_many_and_claim(w1, id, &[], &next(2)).unwrap();
+    let (none, more) = store
+        .queue()
+        .commit_many_and_claim(w1, id, &[], &next(2))
+        .unwrap();
     assert!(none.is_empty());
     assert_eq!(indices(&more), vec![6]);
     assert!(more[0].verify);
@@ -423,13 +452,17 @@ fn several_results_go_in_with_one_claim(db: Db) {
 fn a_commit_claims_the_next_matches_in_the_same_step(db: Db) {
     let mut store = db.store();
     let id = ladder(&mut store, 6);
-    let w1 = store.register_worker(2, Some(id), SHORT).unwrap();
-    let w2 = store.register_worker(1, Some(id), LEASE).unwrap();
-    assert_eq!(indices(&store.claim(w1, id, 2, SHORT).unwrap()), vec![0, 1]);
+    let w1 = store.queue().register_worker(2, Some(id), SHORT).unwrap();
+    let w2 = store.queue().register_worker(1, Some(id), LEASE).unwrap();
+    assert_eq!(
+        indices(&store.queue().claim(w1, id, 2, SHORT).unwrap()),
+        vec![0, 1]
+    );
     std::thread::sleep(SHORT + Duration::from_millis(100));
     // Match 0's lease ran out while it was played: it is committed, and the
     // claim passes over it and takes match 1 back with match 2.
     let (committed, next) = store
+        .queue()
         .commit_and_claim(
             w1,
             id,
@@ -445,14 +478,18 @@ fn a_commit_claims_the_next_matches_in_the_same_step(db: Db) {
     assert_eq!(committed, Committed::Recorded);
     assert_eq!(indices(&next), vec![1, 2]);
     assert_eq!(next[0].attempt, 2, "match 1's second claim");
-    assert_eq!(store.results(id).unwrap(), vec![result(0, "r0")]);
-    assert_eq!(store.replay("m0000").unwrap().unwrap(), b"gz0");
-    assert_eq!(store.worker(w1).unwrap().unwrap().played, 1);
+    assert_eq!(store.results().all(id).unwrap(), vec![result(0, "r0")]);
+    assert_eq!(store.results().replay("m0000").unwrap().unwrap(), b"gz0");
+    assert_eq!(store.queue().worker(w1).unwrap().unwrap().played, 1);
     // Another worker's claim skips what the step leased.
-    assert_eq!(indices(&store.claim(w2, id, 1, LEASE).unwrap()), vec![3]);
+    assert_eq!(
+        indices(&store.queue().claim(w2, id, 1, LEASE).unwrap()),
+        vec![3]
+    );
     // A late copy of match 0's result, with a claim of nothing: compared,
     // and the same.
     let (late, none) = store
+        .queue()
         .commit_and_claim(
             w2,
             id,
@@ -468,13 +505,19 @@ fn a_commit_claims_the_next_matches_in_the_same_step(db: Db) {
     assert_eq!((late, none.len()), (Committed::Same, 0));
     // A step that finds nothing left to claim still commits.
     for i in [1, 2] {
-        store.commit(w1, id, &result(i, "r"), b"gz").unwrap();
+        store
+            .queue()
+            .commit(w1, id, &result(i, "r"), b"gz")
+            .unwrap();
     }
-    store.commit(w2, id, &result(3, "r"), b"gz").unwrap();
+    store
+        .queue()
+        .commit(w2, id, &result(3, "r"), b"gz")
+        .unwrap();
     // A result for a match the ladder does not have is refused, and the
     // step claims nothing.
     assert!(matches!(
-        store.commit_and_claim(
+        store.queue().commit_and_claim(
             w2,
             id,
             &result(9, "r"),
@@ -487,9 +530,10 @@ fn a_commit_claims_the_next_matches_in_the_same_step(db: Db) {
         ),
         Err(StoreError::UnknownIndex { index: 9, .. })
     ));
-    let rest = store.claim(w2, id, 5, LEASE).unwrap();
+    let rest = store.queue().claim(w2, id, 5, LEASE).unwrap();
     assert_eq!(indices(&rest), vec![4, 5]);
     let (done, more) = store
+        .queue()
         .commit_and_claim(
             w2,
             id,
@@ -503,14 +547,21 @@ fn a_commit_claims_the_next_matches_in_the_same_step(db: Db) {
         )
         .unwrap();
     assert_eq!((done, more.len()), (Committed::Recorded, 0), "5 is held");
-    store.commit(w2, id, &result(5, "r"), b"gz").unwrap();
-    assert_eq!(store.remaining(id).unwrap(), 0);
+    store
+        .queue()
+        .commit(w2, id, &result(5, "r"), b"gz")
+        .unwrap();
+    assert_eq!(store.queue().remaining(id).unwrap(), 0);
     // The step may claim from another ladder (a worker of every ladder
     // takes them in turn); the result goes to its own.
     let other = ladder(&mut store, 2);
     let mine = ladder(&mut store, 3);
-    assert_eq!(indices(&store.claim(w2, mine, 1, LEASE).unwrap()), vec![0]);
+    assert_eq!(
+        indices(&store.queue().claim(w2, mine, 1, LEASE).unwrap()),
+        vec![0]
+    );
     let (recorded, there) = store
+        .queue()
         .commit_and_claim(
             w2,
             mine,
@@ -529,22 +580,23 @@ fn a_commit_claims_the_next_matches_in_the_same_step(db: Db) {
         (other, 0),
         "index 0 of the other ladder, though the same index was committed"
     );
-    assert_eq!(store.results(mine).unwrap(), vec![result(0, "m")]);
-    assert!(store.results(other).unwrap().is_empty());
-    assert_eq!(store.remaining(mine).unwrap(), 2);
+    assert_eq!(store.results().all(mine).unwrap(), vec![result(0, "m")]);
+    assert!(store.results().all(other).unwrap().is_empty());
+    assert_eq!(store.queue().remaining(mine).unwrap(), 2);
 }
 
 /// A worker without `--ladder` plays every ladder's matches in turn: one
 /// ladder's queue does not wait for another's to run out.
 fn a_worker_of_every_ladder_takes_them_in_turn(db: Db) {
-    let mut store = db.store();
+    let store = db.store();
     for name in ["planet_wars_idle", "planet_wars_random"] {
         let wasm = std::fs::read(ludus_testkit::bot(name)).unwrap();
         store
+            .bots()
             .submit(name, "planet-wars", &wasm, &sha(&wasm), NOW)
             .unwrap();
     }
-    let bots = store.latest_bots("planet-wars").unwrap();
+    let bots = store.bots().latest("planet-wars").unwrap();
     let schedule: Vec<ScheduledMatch> = (0..6)
         .map(|i| ScheduledMatch {
             index: i,
@@ -556,7 +608,8 @@ fn a_worker_of_every_ladder_takes_them_in_turn(db: Db) {
     let ladders: Vec<i64> = ["first", "second"]
         .map(|key| {
             store
-                .ensure_ladder(&NewLadder {
+                .ladders()
+                .ensure(&NewLadder {
                     key,
                     game: "planet-wars",
                     kind: "round-robin",
@@ -581,7 +634,7 @@ fn a_worker_of_every_ladder_takes_them_in_turn(db: Db) {
     // ladder's count rises by one a match).
     let mut order = Vec::new();
     let mut played = std::collections::BTreeMap::new();
-    let summary = ludus_leaderboard::worker::work(&mut store, &sandbox, &options, |p| {
+    let summary = ludus_leaderboard::worker::work(&store, &sandbox, &options, |p| {
         let seen = played.entry(p.ladder).or_insert(0);
         if p.played_here > *seen {
             *seen = p.played_here;
@@ -602,47 +655,69 @@ fn a_worker_of_every_ladder_takes_them_in_turn(db: Db) {
 fn an_expired_lease_makes_a_match_claimable_again_and_a_renewed_one_does_not(db: Db) {
     let mut store = db.store();
     let id = ladder(&mut store, 2);
-    let w1 = store.register_worker(1, Some(id), SHORT).unwrap();
-    let w2 = store.register_worker(1, Some(id), SHORT).unwrap();
-    assert_eq!(indices(&store.claim(w1, id, 1, SHORT).unwrap()), vec![0]);
-    assert_eq!(indices(&store.claim(w2, id, 2, SHORT).unwrap()), vec![1]);
-    store.commit(w2, id, &result(1, "r1"), b"gz").unwrap();
+    let w1 = store.queue().register_worker(1, Some(id), SHORT).unwrap();
+    let w2 = store.queue().register_worker(1, Some(id), SHORT).unwrap();
+    assert_eq!(
+        indices(&store.queue().claim(w1, id, 1, SHORT).unwrap()),
+        vec![0]
+    );
+    assert_eq!(
+        indices(&store.queue().claim(w2, id, 2, SHORT).unwrap()),
+        vec![1]
+    );
+    store
+        .queue()
+        .commit(w2, id, &result(1, "r1"), b"gz")
+        .unwrap();
     // Renewed before it ends, twice: still w1's.
     for _ in 0..2 {
         std::thread::sleep(SHORT / 2);
-        assert_eq!(store.heartbeat(w1, SHORT).unwrap(), 1, "one lease renewed");
-        assert!(store.claim(w2, id, 2, SHORT).unwrap().is_empty());
+        assert_eq!(
+            store.queue().heartbeat(w1, SHORT).unwrap(),
+            1,
+            "one lease renewed"
+        );
+        assert!(store.queue().claim(w2, id, 2, SHORT).unwrap().is_empty());
     }
     // Not renewed: another worker plays it, as a second attempt.
     std::thread::sleep(SHORT + Duration::from_millis(100));
-    let again = store.claim(w2, id, 2, SHORT).unwrap();
+    let again = store.queue().claim(w2, id, 2, SHORT).unwrap();
     assert_eq!(indices(&again), vec![0]);
     assert_eq!(again[0].attempt, 2);
     assert_eq!(
-        store.commit(w2, id, &result(0, "r0"), b"gz").unwrap(),
+        store
+            .queue()
+            .commit(w2, id, &result(0, "r0"), b"gz")
+            .unwrap(),
         Committed::Recorded
     );
     // The slow first worker's result, the same bytes, arrives late: ignored.
     assert_eq!(
-        store.commit(w1, id, &result(0, "r0"), b"gz").unwrap(),
+        store
+            .queue()
+            .commit(w1, id, &result(0, "r0"), b"gz")
+            .unwrap(),
         Committed::Same
     );
-    assert_eq!(store.remaining(id).unwrap(), 0);
-    assert_eq!(store.worker(w2).unwrap().unwrap().played, 2);
+    assert_eq!(store.queue().remaining(id).unwrap(), 0);
+    assert_eq!(store.queue().worker(w2).unwrap().unwrap().played, 2);
 }
 
 fn a_match_no_claim_finished_is_void_after_the_last_attempt(db: Db) {
     let mut store = db.store();
     let id = ladder(&mut store, 2);
-    let w = store.register_worker(1, Some(id), SHORT).unwrap();
+    let w = store.queue().register_worker(1, Some(id), SHORT).unwrap();
     for attempt in 1..=MAX_ATTEMPTS {
-        let c = store.claim(w, id, 1, SHORT).unwrap();
+        let c = store.queue().claim(w, id, 1, SHORT).unwrap();
         assert_eq!((c[0].index, c[0].attempt), (0, attempt));
         std::thread::sleep(SHORT + Duration::from_millis(50));
     }
     // The next claim records it as void and moves on.
-    assert_eq!(indices(&store.claim(w, id, 2, SHORT).unwrap()), vec![1]);
-    let results = store.results(id).unwrap();
+    assert_eq!(
+        indices(&store.queue().claim(w, id, 2, SHORT).unwrap()),
+        vec![1]
+    );
+    let results = store.results().all(id).unwrap();
     assert_eq!(results.len(), 1);
     let void = &results[0];
     assert_eq!(void.index, 0);
@@ -651,44 +726,49 @@ fn a_match_no_claim_finished_is_void_after_the_last_attempt(db: Db) {
         Some(format!("void: no worker finished it in {MAX_ATTEMPTS} attempts").as_str())
     );
     assert!(void.match_id.is_empty() && void.placements.is_empty());
-    let status = store.ladder_status(id).unwrap();
+    let status = store.queue().status(id).unwrap();
     assert_eq!((status.done, status.void), (1, 1));
 }
 
 fn a_result_that_arrives_twice_the_same_is_ignored(db: Db) {
     let mut store = db.store();
     let id = ladder(&mut store, 2);
-    let w1 = store.register_worker(1, Some(id), LEASE).unwrap();
-    let w2 = store.register_worker(1, Some(id), LEASE).unwrap();
-    store.claim(w1, id, 1, LEASE).unwrap();
+    let w1 = store.queue().register_worker(1, Some(id), LEASE).unwrap();
+    let w2 = store.queue().register_worker(1, Some(id), LEASE).unwrap();
+    store.queue().claim(w1, id, 1, LEASE).unwrap();
     let r = result(0, "same");
     assert_eq!(
-        store.commit(w1, id, &r, b"gz").unwrap(),
+        store.queue().commit(w1, id, &r, b"gz").unwrap(),
         Committed::Recorded
     );
-    assert_eq!(store.commit(w2, id, &r, b"gz").unwrap(), Committed::Same);
-    assert_eq!(store.results(id).unwrap(), vec![r]);
-    assert!(store.integrity_events(id).unwrap().is_empty());
-    assert_eq!(store.replay("m0000").unwrap().unwrap(), b"gz");
+    assert_eq!(
+        store.queue().commit(w2, id, &r, b"gz").unwrap(),
+        Committed::Same
+    );
+    assert_eq!(store.results().all(id).unwrap(), vec![r]);
+    assert!(store.queue().integrity_events(id).unwrap().is_empty());
+    assert_eq!(store.results().replay("m0000").unwrap().unwrap(), b"gz");
 }
 
 /// Worker 1 commits a result, worker 2 a different one of the same match.
 fn two_results(store: &mut Store) -> (i64, i64, i64, i64) {
     let id = ladder(store, 2);
-    let w1 = store.register_worker(1, Some(id), LEASE).unwrap();
-    let w2 = store.register_worker(1, Some(id), LEASE).unwrap();
-    let w3 = store.register_worker(1, Some(id), LEASE).unwrap();
-    store.claim(w1, id, 1, LEASE).unwrap();
+    let w1 = store.queue().register_worker(1, Some(id), LEASE).unwrap();
+    let w2 = store.queue().register_worker(1, Some(id), LEASE).unwrap();
+    let w3 = store.queue().register_worker(1, Some(id), LEASE).unwrap();
+    store.queue().claim(w1, id, 1, LEASE).unwrap();
     store
+        .queue()
         .commit(w1, id, &result(0, "first"), b"gz-first")
         .unwrap();
     let differs = store
+        .queue()
         .commit(w2, id, &result(0, "second"), b"gz-second")
         .unwrap();
     let Committed::Differs { event } = differs else {
         panic!("{differs:?}")
     };
-    let events = store.integrity_events(id).unwrap();
+    let events = store.queue().integrity_events(id).unwrap();
     assert_eq!(events.len(), 1);
     let e = &events[0];
     assert_eq!(
@@ -698,12 +778,12 @@ fn two_results(store: &mut Store) -> (i64, i64, i64, i64) {
     assert_eq!(e.sha256, sha(b"second"));
     assert_eq!(e.kept_sha256, sha(b"first"));
     assert_eq!(e.verdict, None);
-    let status = store.ladder_status(id).unwrap();
+    let status = store.queue().status(id).unwrap();
     assert_eq!((status.verifying, status.integrity_events), (1, 1));
     // The kept result stays until the verification.
-    assert_eq!(store.results(id).unwrap()[0], result(0, "first"));
+    assert_eq!(store.results().all(id).unwrap()[0], result(0, "first"));
     // The verification is claimed before the unplayed match 1.
-    let c = store.claim(w3, id, 1, LEASE).unwrap();
+    let c = store.queue().claim(w3, id, 1, LEASE).unwrap();
     assert_eq!((c[0].index, c[0].verify), (0, true));
     (id, w1, w2, w3)
 }
@@ -712,6 +792,7 @@ fn a_different_second_result_is_an_integrity_event_and_verification_keeps_the_ri
     let mut store = db.store();
     let (id, w1, w2, w3) = two_results(&mut store);
     let verified = store
+        .queue()
         .commit(w3, id, &result(0, "first"), b"gz-first")
         .unwrap();
     let Committed::Verified { verdict } = verified else {
@@ -722,18 +803,22 @@ fn a_different_second_result_is_an_integrity_event_and_verification_keeps_the_ri
             && verdict.contains(&format!("worker {w2} sent a different replay")),
         "{verdict}"
     );
-    assert_eq!(store.results(id).unwrap()[0], result(0, "first"));
-    assert_eq!(store.replay("m0000").unwrap().unwrap(), b"gz-first");
-    let e = &store.integrity_events(id).unwrap()[0];
+    assert_eq!(store.results().all(id).unwrap()[0], result(0, "first"));
+    assert_eq!(
+        store.results().replay("m0000").unwrap().unwrap(),
+        b"gz-first"
+    );
+    let e = &store.queue().integrity_events(id).unwrap()[0];
     assert_eq!(e.verdict.as_deref(), Some(verdict.as_str()));
-    assert_eq!(store.ladder_status(id).unwrap().verifying, 0);
+    assert_eq!(store.queue().status(id).unwrap().verifying, 0);
 }
 
 fn a_verification_that_agrees_with_the_second_result_replaces_the_kept_one(db: Db) {
     let mut store = db.store();
     let (id, w1, w2, w3) = two_results(&mut store);
-    store.set_rated_through(id, 2).unwrap();
+    store.ratings().set_rated_through(id, 2).unwrap();
     let verified = store
+        .queue()
         .commit(w3, id, &result(0, "second"), b"gz-second")
         .unwrap();
     let Committed::Verified { verdict } = verified else {
@@ -745,10 +830,13 @@ fn a_verification_that_agrees_with_the_second_result_replaces_the_kept_one(db: D
         )),
         "{verdict}"
     );
-    assert_eq!(store.results(id).unwrap()[0], result(0, "second"));
-    assert_eq!(store.replay("m0000").unwrap().unwrap(), b"gz-second");
+    assert_eq!(store.results().all(id).unwrap()[0], result(0, "second"));
     assert_eq!(
-        store.ladder(id).unwrap().rated_through,
+        store.results().replay("m0000").unwrap().unwrap(),
+        b"gz-second"
+    );
+    assert_eq!(
+        store.ladders().get(id).unwrap().rated_through,
         0,
         "the ratings are applied again from the replaced match"
     );
@@ -757,33 +845,40 @@ fn a_verification_that_agrees_with_the_second_result_replaces_the_kept_one(db: D
 fn ratings_cover_only_the_finished_prefix(db: Db) {
     let mut store = db.store();
     let id = ladder(&mut store, 4);
-    let w = store.register_worker(1, Some(id), LEASE).unwrap();
-    store.claim(w, id, 4, LEASE).unwrap();
+    let w = store.queue().register_worker(1, Some(id), LEASE).unwrap();
+    store.queue().claim(w, id, 4, LEASE).unwrap();
     // Match 1 finishes first: nothing before it is finished, nothing is rated.
-    store.commit(w, id, &result(1, "1"), b"gz").unwrap();
-    assert_eq!(ladder::apply_ratings(&store, id).unwrap(), 0);
-    store.commit(w, id, &result(0, "0"), b"gz").unwrap();
-    store.commit(w, id, &result(3, "3"), b"gz").unwrap();
-    assert_eq!(ladder::apply_ratings(&store, id).unwrap(), 2);
-    let elo_prefix = store.ratings(id, ladder::ELO).unwrap();
+    store.queue().commit(w, id, &result(1, "1"), b"gz").unwrap();
+    assert_eq!(ratings::apply(&store, id).unwrap(), 0);
+    store.queue().commit(w, id, &result(0, "0"), b"gz").unwrap();
+    store.queue().commit(w, id, &result(3, "3"), b"gz").unwrap();
+    assert_eq!(ratings::apply(&store, id).unwrap(), 2);
+    let elo_prefix = store.ratings().get(id, System::Elo.key()).unwrap();
     // Seats alternate and seat 0 always wins: a and b have one win each.
     assert_eq!(elo_prefix.len(), 2);
-    assert_eq!(store.ladder(id).unwrap().rated_through, 2);
-    store.commit(w, id, &result(2, "2"), b"gz").unwrap();
-    assert_eq!(ladder::apply_ratings(&store, id).unwrap(), 4);
-    assert_eq!(store.finished_prefix(id).unwrap(), 4);
-    assert_eq!(store.ratings(id, ladder::BRADLEY_TERRY).unwrap().len(), 2);
+    assert_eq!(store.ladders().get(id).unwrap().rated_through, 2);
+    store.queue().commit(w, id, &result(2, "2"), b"gz").unwrap();
+    assert_eq!(ratings::apply(&store, id).unwrap(), 4);
+    assert_eq!(store.queue().finished_prefix(id).unwrap(), 4);
+    assert_eq!(
+        store
+            .ratings()
+            .get(id, System::BradleyTerry.key())
+            .unwrap()
+            .len(),
+        2
+    );
 }
 
 fn a_stopped_worker_gives_back_its_matches_without_spending_an_attempt(db: Db) {
     let mut store = db.store();
     let id = ladder(&mut store, 2);
-    let w1 = store.register_worker(1, Some(id), LEASE).unwrap();
-    let w2 = store.register_worker(1, Some(id), LEASE).unwrap();
-    assert_eq!(store.claim(w1, id, 2, LEASE).unwrap().len(), 2);
-    store.stop_worker(w1).unwrap();
-    assert!(store.worker(w1).unwrap().unwrap().stopped);
-    let c = store.claim(w2, id, 2, LEASE).unwrap();
+    let w1 = store.queue().register_worker(1, Some(id), LEASE).unwrap();
+    let w2 = store.queue().register_worker(1, Some(id), LEASE).unwrap();
+    assert_eq!(store.queue().claim(w1, id, 2, LEASE).unwrap().len(), 2);
+    store.queue().stop_worker(w1).unwrap();
+    assert!(store.queue().worker(w1).unwrap().unwrap().stopped);
+    let c = store.queue().claim(w2, id, 2, LEASE).unwrap();
     assert_eq!(indices(&c), vec![0, 1]);
     assert!(c.iter().all(|c| c.attempt == 1), "{c:?}");
 }
@@ -791,32 +886,38 @@ fn a_stopped_worker_gives_back_its_matches_without_spending_an_attempt(db: Db) {
 fn a_gone_worker_of_this_host_has_its_leases_released_at_once(db: Db) {
     let mut store = db.store();
     let id = ladder(&mut store, 2);
-    let gone = store.register_worker(1, Some(id), LEASE).unwrap();
-    let live = store.register_worker(1, Some(id), LEASE).unwrap();
-    store.claim(gone, id, 2, LEASE).unwrap();
+    let gone = store.queue().register_worker(1, Some(id), LEASE).unwrap();
+    let live = store.queue().register_worker(1, Some(id), LEASE).unwrap();
+    store.queue().claim(gone, id, 2, LEASE).unwrap();
     // As if it were another process of this host, killed since: no such pid.
     db.raw(&format!(
         "UPDATE workers SET pid = 999999999 WHERE id = {gone}"
     ));
-    assert!(store.claim(live, id, 2, LEASE).unwrap().is_empty());
-    assert_eq!(store.reap_local_workers().unwrap(), 1);
-    let c = store.claim(live, id, 2, LEASE).unwrap();
+    assert!(store.queue().claim(live, id, 2, LEASE).unwrap().is_empty());
+    assert_eq!(store.queue().reap_local_workers().unwrap(), 1);
+    let c = store.queue().claim(live, id, 2, LEASE).unwrap();
     assert_eq!(indices(&c), vec![0, 1]);
     assert_eq!(c[0].attempt, 2, "the killed claim counts");
     // This process's own workers are never taken for gone.
-    assert_eq!(store.reap_local_workers().unwrap(), 0);
+    assert_eq!(store.queue().reap_local_workers().unwrap(), 0);
 }
 
 fn status_counts_done_leased_and_pending_and_lists_workers(db: Db) {
     let mut store = db.store();
     let id = ladder(&mut store, 6);
-    let w1 = store.register_worker(3, Some(id), LEASE).unwrap();
-    let w2 = store.register_worker(1, None, LEASE).unwrap();
-    store.claim(w1, id, 3, LEASE).unwrap();
-    store.commit(w1, id, &result(0, "0"), b"gz").unwrap();
-    store.commit(w1, id, &result(1, "1"), b"gz").unwrap();
-    store.stop_worker(w2).unwrap();
-    let s = store.ladder_status(id).unwrap();
+    let w1 = store.queue().register_worker(3, Some(id), LEASE).unwrap();
+    let w2 = store.queue().register_worker(1, None, LEASE).unwrap();
+    store.queue().claim(w1, id, 3, LEASE).unwrap();
+    store
+        .queue()
+        .commit(w1, id, &result(0, "0"), b"gz")
+        .unwrap();
+    store
+        .queue()
+        .commit(w1, id, &result(1, "1"), b"gz")
+        .unwrap();
+    store.queue().stop_worker(w2).unwrap();
+    let s = store.queue().status(id).unwrap();
     assert_eq!(
         (s.total, s.done, s.leased, s.pending, s.void),
         (6, 2, 1, 3, 0)
@@ -843,8 +944,8 @@ fn a_worker_refuses_a_ladder_that_needs_another_build_and_says_what_differs(db: 
         ladder: Some(id),
         ..ludus_leaderboard::worker::WorkerOptions::new(1)
     };
-    let err = ludus_leaderboard::worker::work(&mut store, &sandbox, &options, |_| {})
-        .expect_err("refused");
+    let err =
+        ludus_leaderboard::worker::work(&store, &sandbox, &options, |_| {}).expect_err("refused");
     let text = err.to_string();
     assert!(
         text.contains(&format!("cannot play ladder {id}"))
@@ -859,13 +960,13 @@ fn a_worker_refuses_a_ladder_that_needs_another_build_and_says_what_differs(db: 
             )),
         "{text}"
     );
-    assert_eq!(store.remaining(id).unwrap(), 2, "nothing claimed");
+    assert_eq!(store.queue().remaining(id).unwrap(), 2, "nothing claimed");
     // Without --ladder it skips the ladder and, with nothing else to do, stops.
     let options = ludus_leaderboard::worker::WorkerOptions {
         until_idle: true,
         ..ludus_leaderboard::worker::WorkerOptions::new(1)
     };
-    let summary = ludus_leaderboard::worker::work(&mut store, &sandbox, &options, |_| {}).unwrap();
+    let summary = ludus_leaderboard::worker::work(&store, &sandbox, &options, |_| {}).unwrap();
     assert_eq!(summary.played, 0);
     assert_eq!(summary.refused.len(), 1);
     assert_eq!(summary.refused[0].0, id);
@@ -874,24 +975,24 @@ fn a_worker_refuses_a_ladder_that_needs_another_build_and_says_what_differs(db: 
 fn a_stored_match_is_found_by_a_unique_prefix_of_its_id(db: Db) {
     let mut store = db.store();
     let id = ladder(&mut store, 3);
-    let w = store.register_worker(1, Some(id), LEASE).unwrap();
+    let w = store.queue().register_worker(1, Some(id), LEASE).unwrap();
     for (i, match_id) in ["abc111", "abc222", "def333"].iter().enumerate() {
         let r = MatchResult {
             match_id: match_id.to_string(),
             ..result(i as u32, match_id)
         };
-        store.commit(w, id, &r, b"gz").unwrap();
+        store.queue().commit(w, id, &r, b"gz").unwrap();
     }
-    assert_eq!(store.find_match("abc1").unwrap(), "abc111");
-    assert_eq!(store.find_match("d").unwrap(), "def333");
-    let err = store.find_match("abc").expect_err("two match");
+    assert_eq!(store.results().find_match("abc1").unwrap(), "abc111");
+    assert_eq!(store.results().find_match("d").unwrap(), "def333");
+    let err = store.results().find_match("abc").expect_err("two match");
     assert!(
         matches!(err, StoreError::AmbiguousMatch { count: 2, .. }),
         "{err:?}"
     );
     assert!(err.to_string().contains("abc111"), "{err}");
     assert!(matches!(
-        store.find_match("zzz"),
+        store.results().find_match("zzz"),
         Err(StoreError::UnknownMatch { .. })
     ));
 }
@@ -950,25 +1051,26 @@ fn a_missing_postgres_database_is_named() {
 /// Ladder `n` matches long with results for `finished`, rated.
 fn rated_ladder(store: &mut Store, n: u32, finished: &[u32]) -> i64 {
     let id = ladder(store, n);
-    let w = store.register_worker(1, Some(id), LEASE).unwrap();
+    let w = store.queue().register_worker(1, Some(id), LEASE).unwrap();
     for &i in finished {
         store
+            .queue()
             .commit(w, id, &result(i, &i.to_string()), b"gz")
             .unwrap();
     }
-    ladder::apply_ratings(store, id).unwrap();
+    ratings::apply(store, id).unwrap();
     id
 }
 
 /// Each seat's Elo after each match, recomputed from the results alone.
 fn elo_by_seat(store: &Store, id: i64) -> Vec<(u32, usize, Option<f64>)> {
-    let record = store.ladder(id).unwrap();
-    let schedule = store.schedule(id).unwrap();
+    let record = store.ladders().get(id).unwrap();
+    let schedule = store.ladders().schedule(id).unwrap();
     let mut elo =
         ludus_leaderboard::ratings::elo::EloLadder::new(record.bots.len(), Default::default())
             .unwrap();
     let mut out = Vec::new();
-    let results = store.results_before(id, record.rated_through).unwrap();
+    let results = store.results().before(id, record.rated_through).unwrap();
     for m in &schedule {
         let rated = results.iter().find(|r| r.index == m.index);
         if let Some(r) = rated {
@@ -988,7 +1090,7 @@ fn elo_by_seat(store: &Store, id: i64) -> Vec<(u32, usize, Option<f64>)> {
 /// What the bot index holds for both bots: (index, seat, Elo after).
 fn indexed(store: &Store, id: i64) -> Vec<(u32, usize, Option<f64>)> {
     let mut out: Vec<_> = (0..2)
-        .flat_map(|p| store.bot_matches(id, p).unwrap())
+        .flat_map(|p| store.results().of_bot(id, p).unwrap())
         .map(|m| (m.scheduled.index, m.seat, m.elo))
         .collect();
     out.sort_by_key(|m| (m.0, m.1));
@@ -999,8 +1101,8 @@ fn a_bots_matches_are_found_through_the_bot_index_with_its_elo_after_each(db: Db
     let mut store = db.store();
     // Match 4 is not finished: 0–3 are rated, 5 has a result but is not.
     let id = rated_ladder(&mut store, 6, &[0, 1, 2, 3, 5]);
-    assert_eq!(store.ladder(id).unwrap().rated_through, 4);
-    let a = store.bot_matches(id, 0).unwrap();
+    assert_eq!(store.ladders().get(id).unwrap().rated_through, 4);
+    let a = store.results().of_bot(id, 0).unwrap();
     assert_eq!(
         a.iter()
             .map(|m| (m.scheduled.index, m.seat))
@@ -1011,26 +1113,26 @@ fn a_bots_matches_are_found_through_the_bot_index_with_its_elo_after_each(db: Db
     assert!(a[4].result.is_none() && a[5].result.is_some());
     assert!(a[..4].iter().all(|m| m.elo.is_some()) && a[4..].iter().all(|m| m.elo.is_none()));
     assert_eq!(indexed(&store, id), elo_by_seat(&store, id));
-    assert_eq!(store.rated_matches(id).unwrap(), [4, 4]);
-    assert_eq!(store.scheduled_matches(id).unwrap(), [6, 6]);
-    assert_eq!(store.schedule_end(id).unwrap(), 6);
-    assert_eq!(store.results_of_match("m0002").unwrap(), [(id, 2)]);
-    let (m, r) = store.scheduled_match(id, 2).unwrap().unwrap();
+    assert_eq!(store.ratings().rated_counts(id).unwrap(), [4, 4]);
+    assert_eq!(store.ladders().scheduled_counts(id).unwrap(), [6, 6]);
+    assert_eq!(store.ladders().schedule_len(id).unwrap(), 6);
+    assert_eq!(store.results().locate("m0002").unwrap(), [(id, 2)]);
+    let (m, r) = store.results().at(id, 2).unwrap().unwrap();
     assert_eq!((m.seats, r.unwrap().placements), (vec![0, 1], vec![1, 2]));
-    assert!(store.scheduled_match(id, 4).unwrap().unwrap().1.is_none());
-    assert!(store.scheduled_match(id, 6).unwrap().is_none());
+    assert!(store.results().at(id, 4).unwrap().unwrap().1.is_none());
+    assert!(store.results().at(id, 6).unwrap().is_none());
 
     // Ratings applied again from match 2 on (as after a verification that
     // replaced a result), now over all six: the history is rewritten from there.
-    let w = store.register_worker(1, Some(id), LEASE).unwrap();
-    store.commit(w, id, &result(4, "4"), b"gz").unwrap();
-    store.set_rated_through(id, 2).unwrap();
-    assert_eq!(ladder::apply_ratings(&store, id).unwrap(), 6);
+    let w = store.queue().register_worker(1, Some(id), LEASE).unwrap();
+    store.queue().commit(w, id, &result(4, "4"), b"gz").unwrap();
+    store.ratings().set_rated_through(id, 2).unwrap();
+    assert_eq!(ratings::apply(&store, id).unwrap(), 6);
     assert_eq!(indexed(&store, id), elo_by_seat(&store, id));
     assert!(indexed(&store, id).iter().all(|m| m.2.is_some()));
-    assert_eq!(store.rated_matches(id).unwrap(), [6, 6]);
-    let elo = store.ratings(id, ladder::ELO).unwrap();
-    let last = store.bot_matches(id, 1).unwrap().pop().unwrap();
+    assert_eq!(store.ratings().rated_counts(id).unwrap(), [6, 6]);
+    let elo = store.ratings().get(id, System::Elo.key()).unwrap();
+    let last = store.results().of_bot(id, 1).unwrap().pop().unwrap();
     assert_eq!(last.elo, Some(elo[1].1));
 }
 
@@ -1053,8 +1155,8 @@ fn a_database_from_before_the_bot_index_gets_it_when_opened(db: Db) {
     let id = rated_ladder(&mut store, 6, &[0, 1, 2, 3, 5]);
     let counts = |s: &Store| {
         (
-            s.scheduled_matches(id).unwrap(),
-            s.rated_matches(id).unwrap(),
+            s.ladders().scheduled_counts(id).unwrap(),
+            s.ratings().rated_counts(id).unwrap(),
         )
     };
     let before = (indexed(&store, id), counts(&store));
@@ -1075,5 +1177,5 @@ fn a_database_from_before_the_bot_index_gets_it_when_opened(db: Db) {
         ludus_leaderboard::store::schema::VERSION.to_string()
     );
     assert_eq!((indexed(&store, id), counts(&store)), before);
-    assert_eq!(store.results_of_match("m0003").unwrap(), [(id, 3)]);
+    assert_eq!(store.results().locate("m0003").unwrap(), [(id, 3)]);
 }

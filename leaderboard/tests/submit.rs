@@ -31,22 +31,22 @@ fn wasm(bot: &str) -> Vec<u8> {
 fn a_bot_that_plays_its_game_is_stored_and_the_same_bytes_again_change_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let sandbox = sandbox();
-    let mut store = Store::open(&dir.path().join("l.db")).unwrap();
+    let store = Store::open(&dir.path().join("l.db")).unwrap();
     let miner = wasm("kore_miner");
     let limits = Limits::default();
     let first = admit(&sandbox, "miner", "kore", &miner, &limits)
         .unwrap()
-        .store(&mut store, NOW)
+        .store(&store, NOW)
         .unwrap();
     assert!(first.stored.new_version);
     assert_eq!(first.report.plays(), ["kore"]);
     let again = admit(&sandbox, "miner", "kore", &miner, &limits)
         .unwrap()
-        .store(&mut store, NOW)
+        .store(&store, NOW)
         .unwrap();
     assert!(!again.stored.new_version);
     assert_eq!(again.stored.bot.version, 1);
-    let bots = store.latest_bots("kore").unwrap();
+    let bots = store.bots().latest("kore").unwrap();
     assert_eq!(bots.len(), 1);
     assert_eq!(bots[0].sha256, first.report.sha256);
 }
@@ -158,7 +158,7 @@ fn a_submitted_bot_is_found_compiled_by_the_ladder_that_plays_it_next() {
             .is_none(),
         "nothing compiled before the submission"
     );
-    let mut store = Store::open(&dir.path().join("l.db")).unwrap();
+    let store = Store::open(&dir.path().join("l.db")).unwrap();
     admit(
         &sandbox_caching_in(&cache),
         "collector",
@@ -167,9 +167,9 @@ fn a_submitted_bot_is_found_compiled_by_the_ladder_that_plays_it_next() {
         &Limits::default(),
     )
     .unwrap()
-    .store(&mut store, NOW)
+    .store(&store, NOW)
     .unwrap();
-    let stored = &store.latest_bots("halite").unwrap()[0];
+    let stored = &store.bots().latest("halite").unwrap()[0];
     let ladder_process = sandbox_caching_in(&cache);
     let bot = ladder_process
         .load_compiled(&stored.name, &stored.sha256)

@@ -96,10 +96,10 @@ impl From<ludus_leaderboard::store::StoreError> for ApiError {
     }
 }
 
-impl From<ludus_leaderboard::ladder::LadderError> for ApiError {
-    fn from(e: ludus_leaderboard::ladder::LadderError) -> Self {
+impl From<ludus_leaderboard::Error> for ApiError {
+    fn from(e: ludus_leaderboard::Error) -> Self {
         match e {
-            ludus_leaderboard::ladder::LadderError::Store(s) => s.into(),
+            ludus_leaderboard::Error::Store(s) => s.into(),
             e => ApiError::Internal(e.to_string()),
         }
     }

@@ -5,53 +5,48 @@
 //! `ludus worker`s on other machines on PostgreSQL), a JSON API described by
 //! OpenAPI, and pages rendered here with no script from another host.
 //!
+//! The map: [`routes`] is the table of every route; [`api`] and [`pages`]
+//! are their handlers, which take what they need in their signatures (the
+//! [`auth`] extractors say who asks) and call a view ([`views`], the reads
+//! behind pages) or a command ([`commands`], uploads and retirements, with
+//! the rules of [`uploads`]); [`dto`] holds the API's types, [`templates`]
+//! the pages' markup, [`error`] the one error shape. [`scheduler`] runs
+//! beside the routes: it tops up the ladders and runs the in-process
+//! worker. [`client`] is the API's client, for `ludus submit --server`.
+//!
 //! The store is synchronous (rusqlite, the blocking PostgreSQL client): every
 //! use of it runs on tokio's blocking threads, never on a request thread.
 
 pub mod api;
 pub mod auth;
+pub mod client;
+mod commands;
+pub mod dto;
 mod error;
 pub mod pages;
+pub mod routes;
 pub mod scheduler;
 mod state;
+pub mod templates;
+pub mod uploads;
+pub mod views;
 
-pub use error::ApiError;
+pub use error::{ApiError, ErrorBody, ErrorDetail};
+pub use routes::{router, SMALL_BODY};
 pub use state::{AppState, ServerConfig};
 
-use axum::extract::DefaultBodyLimit;
-use axum::Router;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
-use tower_http::limit::RequestBodyLimitLayer;
-use tower_http::trace::TraceLayer;
 
-/// Largest body of any route but the upload: forms and small JSON only.
-pub const SMALL_BODY: usize = 64 * 1024;
-
-/// The routes: API, OpenAPI document and pages, each with its body limit,
-/// rate-limited per token and per address.
-pub fn router(state: AppState) -> Router {
-    let upload_limit = state.config().upload_limit;
-    let uploads = Router::new()
-        .route("/api/bots", axum::routing::post(api::upload))
-        .layer(DefaultBodyLimit::disable())
-        .layer(RequestBodyLimitLayer::new(upload_limit));
-    let rest = Router::new()
-        .merge(api::routes())
-        .merge(pages::routes())
-        .layer(DefaultBodyLimit::disable())
-        .layer(RequestBodyLimitLayer::new(SMALL_BODY));
-    Router::new()
-        .merge(uploads)
-        .merge(rest)
-        .fallback(|| async { ApiError::NotFound("no such route".into()) })
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            state::rate_limit,
-        ))
-        .layer(TraceLayer::new_for_http())
-        .with_state(state)
+/// Serves on a runtime of its own until SIGTERM or Ctrl-C: `ludus serve`.
+pub fn run(config: ServerConfig) -> anyhow::Result<()> {
+    use anyhow::Context;
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the server's runtime")?
+        .block_on(serve(config))
 }
 
 /// Serves until SIGTERM or Ctrl-C; then stops taking requests, has the
@@ -84,7 +79,7 @@ pub async fn serve(config: ServerConfig) -> anyhow::Result<()> {
 }
 
 /// Resolves on the first SIGTERM or Ctrl-C.
-pub async fn shutdown_signal() {
+async fn shutdown_signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };

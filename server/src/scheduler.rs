@@ -154,8 +154,8 @@ fn run_worker(state: &AppState) -> anyhow::Result<usize> {
         stop: Some(state.stopping().clone()),
         ..WorkerOptions::new(state.config().workers)
     };
-    let mut store = Store::connect(&state.config().db)?;
-    let summary = worker::work(&mut store, state.sandbox(), &options, |_| {})?;
+    let store = Store::connect(&state.config().db)?;
+    let summary = worker::work(&store, state.sandbox(), &options, |_| {})?;
     Ok(summary.played)
 }
 

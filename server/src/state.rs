@@ -149,10 +149,10 @@ impl AppState {
     /// Runs `f` with the store on a blocking thread.
     pub async fn with_store<T: Send + 'static>(
         &self,
-        f: impl FnOnce(&mut Store) -> Result<T, ApiError> + Send + 'static,
+        f: impl FnOnce(&Store) -> Result<T, ApiError> + Send + 'static,
     ) -> Result<T, ApiError> {
         let state = self.clone();
-        tokio::task::spawn_blocking(move || f(&mut *state.lock()?))
+        tokio::task::spawn_blocking(move || f(&*state.lock()?))
             .await
             .map_err(|e| ApiError::Internal(format!("a blocking task failed: {e}")))?
     }

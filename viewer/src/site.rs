@@ -40,27 +40,21 @@ pub fn leaderboard_page(lb: &Leaderboard) -> String {
     }
     out.push_str("</tr></thead><tbody>\n");
     for r in &lb.rows {
-        let _ = writeln!(
+        let cells = r.cells();
+        let _ = write!(
             out,
-            "<tr><td>{}</td><td class=\"l\"><a href=\"#bot-{}\">{} v{}</a> <code title=\"sha256 {}\">{}</code></td>\
-<td>{:.1}</td><td>{:.1}</td><td>{:.0}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{:.1}</td><td>{}</td></tr>",
+            "<tr><td>{}</td><td class=\"l\"><a href=\"#bot-{}\">{} v{}</a> <code title=\"sha256 {}\">{}</code></td>",
             r.rank,
             anchor(&r.bot),
             escape_html(&r.bot),
             r.version,
             escape_html(&r.sha256),
             escape_html(short_id(&r.sha256)),
-            r.rating,
-            r.interval,
-            r.elo,
-            r.games,
-            r.wins,
-            r.draws,
-            r.losses,
-            r.score,
-            r.score_pct,
-            r.faults
         );
+        for c in &cells[2..] {
+            let _ = write!(out, "<td>{}</td>", escape_html(c));
+        }
+        out.push_str("</tr>\n");
     }
     out.push_str("</tbody></table>\n");
     let _ = writeln!(out, "<p class=\"legend\">{}</p>", escape_html(&lb.legend()));

@@ -28,9 +28,55 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+mod apply;
 pub mod bradley_terry;
 pub mod elo;
+pub mod history;
 pub mod weng_lin;
+
+pub use apply::{apply, rated_games_before, recompute, Recomputed};
+
+/// A rating system, as a ladder stores its ratings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum System {
+    /// The running Elo, applied in schedule order.
+    Elo,
+    /// The Bradley–Terry maximum-likelihood fit, on the Elo scale.
+    BradleyTerry,
+    /// Weng–Lin, ranked by μ − 3σ.
+    WengLin,
+}
+
+impl System {
+    /// The system that ranks a ladder of `players` seats a match, on every
+    /// leaderboard: Bradley–Terry for two seats, Weng–Lin for more.
+    pub fn ranking(players: u32) -> System {
+        if players == 2 {
+            System::BradleyTerry
+        } else {
+            System::WengLin
+        }
+    }
+
+    /// The name its ratings are stored under.
+    pub fn key(self) -> &'static str {
+        match self {
+            System::Elo => "elo",
+            System::BradleyTerry => "bradley-terry",
+            System::WengLin => "weng-lin",
+        }
+    }
+
+    /// What a table rated by it says of its numbers.
+    pub fn describe(self) -> &'static str {
+        match self {
+            System::Elo => "Elo, in schedule order",
+            System::BradleyTerry => "Bradley–Terry (Elo scale, ± 95% interval)",
+            System::WengLin => "Weng–Lin μ − 3σ (± 3σ)",
+        }
+    }
+}
 
 /// The outcome of a two-seat game, seen from the first seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -1,0 +1,147 @@
+//! Ratings of stored ladders: applied in schedule order over the finished
+//! prefix, so that neither the thread count nor the number of workers ever
+//! changes a number, and recomputed from the stored results alone to check
+//! the stored ones.
+
+use super::history::elo_history;
+use super::{bradley_terry, elo, weng_lin, GameResult, System};
+use crate::error::Error;
+use crate::store::{BotRecord, Store};
+
+/// The rated games of a ladder's matches before `end`, in schedule order,
+/// with their indices (aborted and void matches are not rated): what
+/// ratings are applied from, and recomputed from.
+pub fn rated_games_before(
+    store: &Store,
+    ladder: i64,
+    end: u32,
+) -> Result<Vec<(u32, GameResult)>, Error> {
+    Ok(store
+        .results()
+        .rated_before(ladder, end)?
+        .into_iter()
+        .map(|g| (g.index, GameResult::new(g.seats, g.placements)))
+        .collect())
+}
+
+/// Applies the ratings of the ladder's finished prefix: the matches before
+/// the first one without a result, all of them, in schedule order. One
+/// process at a time does it, under the ladder's rating lock, so the
+/// ratings never depend on how many workers there were or which finished
+/// first. Returns the end of the rated prefix.
+pub fn apply(store: &Store, ladder: i64) -> Result<u32, Error> {
+    store.with_rating_lock(ladder, |store| {
+        let record = store.ladders().get(ladder)?;
+        let end = store.queue().finished_prefix(ladder)?;
+        if end == record.rated_through && end > 0 {
+            return Ok(end);
+        }
+        let rated = rated_games_before(store, ladder, end)?;
+        let n = record.bots.len();
+        // Elo one match at a time, keeping each seat's rating after the
+        // matches rated now, for the bots' pages.
+        let from = record.rated_through.min(end);
+        let history = elo_history(n, &rated, from)?;
+        let games: Vec<GameResult> = rated.into_iter().map(|(_, g)| g).collect();
+        let rows: Vec<_> = history
+            .ratings
+            .iter()
+            .enumerate()
+            .map(|(i, &r)| (i, r, 0.0))
+            .collect();
+        let ratings = store.ratings();
+        ratings.save(ladder, System::Elo.key(), &rows)?;
+        ratings.save_elo_history(ladder, (from, end), &history.after, &history.rated)?;
+        match System::ranking(record.players) {
+            System::BradleyTerry => {
+                let bt = bradley_terry::fit(n, &games, Default::default())?;
+                let rows: Vec<_> = (0..n).map(|i| (i, bt.ratings[i], bt.ci95(i))).collect();
+                ratings.save(ladder, System::BradleyTerry.key(), &rows)?;
+            }
+            _ => {
+                let mut wl = weng_lin::WengLinLadder::new(n, Default::default())?;
+                wl.apply_all(&games)?;
+                let rows: Vec<_> = wl
+                    .ratings()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| (i, s.ordinal(), 3.0 * s.sigma))
+                    .collect();
+                ratings.save(ladder, System::WengLin.key(), &rows)?;
+            }
+        }
+        ratings.set_rated_through(ladder, end)?;
+        Ok(end)
+    })
+}
+
+/// A ladder's Elo ratings, stored and recomputed from its stored schedule
+/// and results alone.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recomputed {
+    pub ladder: i64,
+    pub game: String,
+    /// The matches the ratings cover, and how many of them are rated
+    /// (void and aborted ones are not).
+    pub covered: u32,
+    pub rated: usize,
+    /// Every ladder bot, by position: the stored rating (if any) and the
+    /// recomputed one.
+    pub bots: Vec<(BotRecord, Option<f64>, f64)>,
+}
+
+impl Recomputed {
+    /// How many stored ratings differ from the recomputed ones, bit for bit.
+    pub fn differ(&self) -> usize {
+        self.bots
+            .iter()
+            .filter(|(_, stored, computed)| {
+                stored.is_some_and(|s| s.to_bits() != computed.to_bits())
+            })
+            .count()
+    }
+}
+
+/// Recomputes the Elo ratings of a ladder from its stored schedule and
+/// results alone, over the matches its stored ratings cover: `ladder`, or
+/// else the continuous ladder of `game` if it has one, or else the latest
+/// ladder (of `game` if given).
+pub fn recompute(
+    store: &Store,
+    ladder: Option<i64>,
+    game: Option<&str>,
+) -> Result<Recomputed, Error> {
+    let ladders = store.ladders();
+    let ladder = match (ladder, game) {
+        (None, Some(g)) => match ladders.continuous(g)? {
+            Some(id) => id,
+            None => ladders.pick(None, Some(g))?,
+        },
+        _ => ladders.pick(ladder, game)?,
+    };
+    let record = ladders.get(ladder)?;
+    let games: Vec<_> = rated_games_before(store, ladder, record.rated_through)?
+        .into_iter()
+        .map(|(_, game)| game)
+        .collect();
+    let computed = elo::elo_ratings(record.bots.len(), &games, Default::default())?;
+    let stored = store.ratings().get(ladder, System::Elo.key())?;
+    Ok(Recomputed {
+        ladder,
+        game: record.game,
+        covered: record.rated_through,
+        rated: games.len(),
+        bots: record
+            .bots
+            .into_iter()
+            .enumerate()
+            .map(|(p, b)| {
+                (
+                    b,
+                    stored.iter().find(|r| r.0 == p).map(|r| r.1),
+                    computed[p],
+                )
+            })
+            .collect(),
+    })
+}

@@ -1,0 +1,163 @@
+//! Accounts of the server: an account's token is kept only as the sha256
+//! of its secret; a bot name belongs to the account that first uploaded it
+//! (which may retire it); uploads are counted for the daily quota.
+
+use super::conn::{Conn, Lock};
+use super::db::vals;
+use super::error::StoreError;
+use std::collections::BTreeSet;
+
+/// An account: who may upload and retire bots.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Account {
+    pub id: i64,
+    pub name: String,
+    /// sha256 (hex) of the account's token secret.
+    pub token_sha256: String,
+}
+
+/// Who owns a bot name, and whether the owner retired it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ownership {
+    pub account: i64,
+    pub owner: String,
+    pub retired: bool,
+}
+
+/// The accounts of a store ([`super::Store::accounts`]).
+pub struct Accounts<'s> {
+    pub(crate) conn: &'s Conn,
+}
+
+impl Accounts<'_> {
+    /// Adds an account; `None` when the name is taken.
+    pub fn add(
+        &self,
+        name: &str,
+        token_sha256: &str,
+        now: &str,
+    ) -> Result<Option<i64>, StoreError> {
+        self.conn.write(|db| {
+            Lock::Names.take(db)?;
+            if db
+                .query_opt("SELECT id FROM accounts WHERE name = $1", vals![name])?
+                .is_some()
+            {
+                return Ok(None);
+            }
+            let row = db
+                .query_opt(
+                    "INSERT INTO accounts (name, token_sha256, created_at) VALUES ($1, $2, $3) RETURNING id",
+                    vals![name, token_sha256, now],
+                )?
+                .expect("INSERT … RETURNING gives a row");
+            Ok(Some(row.i64(0)?))
+        })
+    }
+
+    /// The account with this id.
+    pub fn get(&self, id: i64) -> Result<Option<Account>, StoreError> {
+        Ok(self
+            .conn
+            .rows(
+                "SELECT id, name, token_sha256 FROM accounts WHERE id = $1",
+                vals![id],
+                |r| {
+                    Ok(Account {
+                        id: r.i64(0)?,
+                        name: r.text(1)?,
+                        token_sha256: r.text(2)?,
+                    })
+                },
+            )?
+            .into_iter()
+            .next())
+    }
+
+    /// Who owns the bot name, if anyone does.
+    pub fn ownership(&self, bot: &str) -> Result<Option<Ownership>, StoreError> {
+        Ok(self.conn
+            .rows(
+                "SELECT o.account_id, a.name, o.retired FROM bot_owners o JOIN accounts a ON a.id = o.account_id WHERE o.bot = $1",
+                vals![bot],
+                |r| {
+                    Ok(Ownership {
+                        account: r.i64(0)?,
+                        owner: r.text(1)?,
+                        retired: r.i64(2)? != 0,
+                    })
+                },
+            )?
+            .into_iter()
+            .next())
+    }
+
+    /// Gives the bot name to `account` unless another account has it; also
+    /// un-retires it (a new version is a comeback). Returns the owner's id.
+    pub fn take_bot_name(&self, bot: &str, account: i64) -> Result<i64, StoreError> {
+        self.conn.write(|db| {
+            Lock::Names.take(db)?;
+            if let Some(row) = db.query_opt(
+                "SELECT account_id FROM bot_owners WHERE bot = $1",
+                vals![bot],
+            )? {
+                let owner = row.i64(0)?;
+                if owner == account {
+                    db.execute(
+                        "UPDATE bot_owners SET retired = 0 WHERE bot = $1",
+                        vals![bot],
+                    )?;
+                }
+                return Ok(owner);
+            }
+            db.execute(
+                "INSERT INTO bot_owners (bot, account_id, retired) VALUES ($1, $2, 0)",
+                vals![bot, account],
+            )?;
+            Ok(account)
+        })
+    }
+
+    /// Marks the bot retired: it is scheduled no more.
+    pub fn retire(&self, bot: &str) -> Result<(), StoreError> {
+        self.conn.write(|db| {
+            db.execute(
+                "UPDATE bot_owners SET retired = 1 WHERE bot = $1",
+                vals![bot],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// The retired bot names.
+    pub fn retired(&self) -> Result<BTreeSet<String>, StoreError> {
+        Ok(self
+            .conn
+            .rows("SELECT bot FROM bot_owners WHERE retired = 1", &[], |r| {
+                r.text(0)
+            })?
+            .into_iter()
+            .collect())
+    }
+
+    /// Records an upload by `account` at `at` (unix seconds).
+    pub fn record_upload(&self, account: i64, at: i64) -> Result<(), StoreError> {
+        self.conn.write(|db| {
+            db.execute(
+                "INSERT INTO uploads (account_id, at) VALUES ($1, $2)",
+                vals![account, at],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// The account's uploads at or after `since` (unix seconds).
+    pub fn uploads_since(&self, account: i64, since: i64) -> Result<u32, StoreError> {
+        let n = self.conn.rows(
+            "SELECT count(*) FROM uploads WHERE account_id = $1 AND at >= $2",
+            vals![account, since],
+            |r| r.i64(0),
+        )?;
+        Ok(n.first().copied().unwrap_or(0) as u32)
+    }
+}

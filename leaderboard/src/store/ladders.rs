@@ -1,0 +1,299 @@
+//! Ladders and their schedules: what each ladder is (game, seats, seed,
+//! config, limits, what a worker needs to play it), its bots by position,
+//! and its scheduled matches, indexed seat by seat so that a bot's matches
+//! are found without reading the schedule. Continuous ladders (one per
+//! game, on a server) grow: bots join, matches are appended.
+
+use super::conn::{Conn, Lock};
+use super::db::{vals, Db, DbError};
+use super::error::StoreError;
+use super::records::{scheduled_match, LadderRecord, Needs, NewLadder};
+use crate::schedule::ScheduledMatch;
+use std::collections::BTreeMap;
+
+/// The ladders of a store ([`super::Store::ladders`]).
+pub struct Ladders<'s> {
+    pub(crate) conn: &'s Conn,
+}
+
+/// The key of the continuous ladder of `game`.
+pub fn continuous_key(game: &str) -> String {
+    format!("continuous/{game}")
+}
+
+/// Inserts scheduled matches, indexes their seats by bot and counts them
+/// in each bot's scheduled matches.
+fn insert_matches(db: &mut Db, ladder: i64, matches: &[ScheduledMatch]) -> Result<(), DbError> {
+    for m in matches {
+        let seats = serde_json::to_string(&m.seats).expect("seats serialise");
+        db.execute(
+            "INSERT INTO matches (ladder_id, idx, grp, seed, seats) VALUES ($1, $2, $3, $4, $5)",
+            vals![ladder, m.index, m.group, m.seed as i64, seats],
+        )?;
+    }
+    index_seats(db, ladder, matches)
+}
+
+/// Indexes the seats of newly scheduled matches by bot, and counts them
+/// in each bot's scheduled matches.
+pub(crate) fn index_seats(
+    db: &mut Db,
+    ladder: i64,
+    matches: &[ScheduledMatch],
+) -> Result<(), DbError> {
+    let mut scheduled = BTreeMap::<usize, u32>::new();
+    for m in matches {
+        for (seat, &position) in m.seats.iter().enumerate() {
+            db.execute(
+                "INSERT INTO match_seats (ladder_id, idx, seat, position) VALUES ($1, $2, $3, $4)",
+                vals![ladder, m.index, seat, position],
+            )?;
+            // A bot seated twice plays one match.
+            if !m.seats[..seat].contains(&position) {
+                *scheduled.entry(position).or_default() += 1;
+            }
+        }
+    }
+    for (position, n) in scheduled {
+        db.execute(
+            "UPDATE ladder_bots SET scheduled_matches = scheduled_matches + $3 WHERE ladder_id = $1 AND position = $2",
+            vals![ladder, position, n],
+        )?;
+    }
+    Ok(())
+}
+
+impl Ladders<'_> {
+    /// Finds the ladder with `ladder.key`, or creates it with its bots and
+    /// schedule, in one transaction: two processes starting the same
+    /// ladder at once find one ladder, never make two.
+    pub fn ensure(&self, ladder: &NewLadder) -> Result<i64, StoreError> {
+        self.conn.write(|db| {
+            Lock::Names.take(db)?;
+            if let Some(row) = db.query_opt(
+                "SELECT id FROM ladders WHERE ladder_key = $1",
+                vals![ladder.key],
+            )? {
+                return row.i64(0);
+            }
+            let id = db
+                .query_opt(
+                    "INSERT INTO ladders (ladder_key, game, kind, players, rounds, seed, config, limits, ludus_version, rules_version, wasmtime_version)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+                    vals![
+                        ladder.key,
+                        ladder.game,
+                        ladder.kind,
+                        ladder.players,
+                        ladder.rounds,
+                        ladder.seed as i64,
+                        ladder.config.to_string(),
+                        ladder.limits.to_string(),
+                        &ladder.needs.ludus_version,
+                        ladder.needs.rules_version,
+                        &ladder.needs.wasmtime_version,
+                    ],
+                )?
+                .expect("INSERT … RETURNING gives a row")
+                .i64(0)?;
+            for (position, b) in ladder.bots.iter().enumerate() {
+                db.execute(
+                    "INSERT INTO ladder_bots (ladder_id, position, name, version, sha256) VALUES ($1, $2, $3, $4, $5)",
+                    vals![id, position, &b.name, b.version, &b.sha256],
+                )?;
+            }
+            insert_matches(db, id, ladder.schedule)?;
+            // The planner's statistics, for the queue's indexes: a schedule
+            // of 100 000 matches must not be read whole at each claim.
+            db.batch("ANALYZE matches")?;
+            Ok(id)
+        })
+    }
+
+    /// A ladder with its bots.
+    pub fn get(&self, id: i64) -> Result<LadderRecord, StoreError> {
+        let mut l = self
+            .conn
+            .row(
+                "SELECT id, ladder_key, game, kind, players, rounds, seed, config, limits,
+                        ludus_version, rules_version, wasmtime_version, rated_through
+                 FROM ladders WHERE id = $1",
+                vals![id],
+                |r| {
+                    Ok(LadderRecord {
+                        id: r.i64(0)?,
+                        key: r.text(1)?,
+                        game: r.text(2)?,
+                        kind: r.text(3)?,
+                        players: r.u32(4)?,
+                        rounds: r.u32(5)?,
+                        seed: r.i64(6)? as u64,
+                        config: r.json(7)?,
+                        limits: r.json(8)?,
+                        bots: Vec::new(),
+                        needs: Needs {
+                            ludus_version: r.text(9)?,
+                            rules_version: r.u32(10)?,
+                            wasmtime_version: r.text(11)?,
+                        },
+                        rated_through: r.u32(12)?,
+                    })
+                },
+            )?
+            .ok_or_else(|| StoreError::UnknownLadder {
+                db: self.conn.location.clone(),
+                ladder: id,
+            })?;
+        l.bots = self.conn.rows(
+            "SELECT b.name, b.version, v.game, b.sha256, v.submitted_at FROM ladder_bots b
+             JOIN bot_versions v ON v.name = b.name AND v.version = b.version
+             WHERE b.ladder_id = $1 ORDER BY b.position",
+            vals![id],
+            super::records::bot_record,
+        )?;
+        Ok(l)
+    }
+
+    /// The most recently created ladder, of `game` if given.
+    pub fn latest(&self, game: Option<&str>) -> Result<Option<i64>, StoreError> {
+        match game {
+            Some(game) => self.conn.row(
+                "SELECT id FROM ladders WHERE game = $1 ORDER BY id DESC LIMIT 1",
+                vals![game],
+                |r| r.i64(0),
+            ),
+            None => self.conn.row(
+                "SELECT id FROM ladders ORDER BY id DESC LIMIT 1",
+                &[],
+                |r| r.i64(0),
+            ),
+        }
+    }
+
+    /// Ladder `ladder` if it exists, else the most recently created one (of
+    /// `game` if given).
+    pub fn pick(&self, ladder: Option<i64>, game: Option<&str>) -> Result<i64, StoreError> {
+        match ladder {
+            Some(id) => self.get(id).map(|l| l.id),
+            None => self.latest(game)?.ok_or_else(|| StoreError::NoLadder {
+                db: self.conn.location.clone(),
+                game: game.map(str::to_string),
+            }),
+        }
+    }
+
+    /// The ladder's schedule.
+    pub fn schedule(&self, ladder: i64) -> Result<Vec<ScheduledMatch>, StoreError> {
+        self.conn.rows(
+            "SELECT idx, grp, seed, seats FROM matches WHERE ladder_id = $1 ORDER BY idx",
+            vals![ladder],
+            scheduled_match,
+        )
+    }
+
+    /// The number of matches in the ladder's schedule, from its last index
+    /// (schedules are numbered from 0 without gaps): no count over them.
+    pub fn schedule_len(&self, ladder: i64) -> Result<u32, StoreError> {
+        Ok(self
+            .conn
+            .row(
+                "SELECT idx FROM matches WHERE ladder_id = $1 ORDER BY idx DESC LIMIT 1",
+                vals![ladder],
+                |r| r.u32(0),
+            )?
+            .map_or(0, |last| last + 1))
+    }
+
+    /// The continuous ladder of `game`, created empty the first time.
+    pub fn ensure_continuous(
+        &self,
+        game: &str,
+        players: u32,
+        seed: u64,
+        config: &serde_json::Value,
+        limits: &serde_json::Value,
+        needs: &Needs,
+    ) -> Result<i64, StoreError> {
+        let key = continuous_key(game);
+        self.ensure(&NewLadder {
+            key: &key,
+            game,
+            kind: "continuous",
+            players,
+            rounds: 0,
+            seed,
+            config,
+            limits,
+            needs,
+            bots: &[],
+            schedule: &[],
+        })
+    }
+
+    /// The continuous ladder of `game`, if it exists.
+    pub fn continuous(&self, game: &str) -> Result<Option<i64>, StoreError> {
+        self.conn.row(
+            "SELECT id FROM ladders WHERE ladder_key = $1",
+            vals![continuous_key(game)],
+            |r| r.i64(0),
+        )
+    }
+
+    /// Gives `bot` the next position of the ladder (or its position when it
+    /// has one).
+    pub fn add_bot(&self, ladder: i64, bot: &super::BotRecord) -> Result<usize, StoreError> {
+        self.conn.write(|db| {
+            if let Some(row) = db.query_opt(
+                "SELECT position FROM ladder_bots WHERE ladder_id = $1 AND name = $2 AND version = $3",
+                vals![ladder, &bot.name, bot.version],
+            )? {
+                return Ok(row.i64(0)? as usize);
+            }
+            let next = db
+                .query_opt(
+                    "SELECT count(*) FROM ladder_bots WHERE ladder_id = $1",
+                    vals![ladder],
+                )?
+                .expect("count gives a row")
+                .i64(0)?;
+            db.execute(
+                "INSERT INTO ladder_bots (ladder_id, position, name, version, sha256) VALUES ($1, $2, $3, $4, $5)",
+                vals![ladder, next, &bot.name, bot.version, &bot.sha256],
+            )?;
+            Ok(next as usize)
+        })
+    }
+
+    /// Appends matches to the ladder's schedule, in one transaction; their
+    /// indices must continue the schedule.
+    pub fn append(&self, ladder: i64, matches: &[ScheduledMatch]) -> Result<(), StoreError> {
+        self.conn.write(|db| {
+            // The last index, by the primary key: no count over the schedule.
+            let next = db
+                .query_opt(
+                    "SELECT idx FROM matches WHERE ladder_id = $1 ORDER BY idx DESC LIMIT 1",
+                    vals![ladder],
+                )?
+                .map_or(Ok(0), |r| r.u32(0).map(|last| last + 1))?;
+            for (i, m) in matches.iter().enumerate() {
+                if m.index != next + i as u32 {
+                    return Err(DbError::Decode {
+                        column: 0,
+                        wanted: "the next index of the ladder's schedule",
+                        found: format!("{} (the schedule is at {})", m.index, next + i as u32),
+                    });
+                }
+            }
+            insert_matches(db, ladder, matches)
+        })
+    }
+
+    /// Every ladder bot's count of scheduled matches, by position.
+    pub fn scheduled_counts(&self, ladder: i64) -> Result<Vec<u32>, StoreError> {
+        self.conn.rows(
+            "SELECT scheduled_matches FROM ladder_bots WHERE ladder_id = $1 ORDER BY position",
+            vals![ladder],
+            |r| r.u32(0),
+        )
+    }
+}

@@ -1,0 +1,190 @@
+//! Where a ladder stands in the queue: its matches done, leased, pending
+//! and being verified, its integrity events, its pace and its workers; and
+//! the finished prefix that ratings wait for.
+
+use super::workers::{worker_info, WorkerInfo, WORKER_COLUMNS};
+use super::Queue;
+use crate::store::db::vals;
+use crate::store::error::StoreError;
+use serde::{Deserialize, Serialize};
+
+/// A result that arrived twice with different replays.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IntegrityEvent {
+    pub id: i64,
+    pub ladder: i64,
+    pub index: u32,
+    /// The worker whose result is kept (none for results stored before
+    /// workers were recorded).
+    pub kept_worker: Option<i64>,
+    pub kept_sha256: String,
+    /// The worker whose result differed.
+    pub worker: i64,
+    pub sha256: String,
+    pub at: i64,
+    /// What the verification found; `None` until it is played again.
+    pub verdict: Option<String>,
+}
+
+/// Where a ladder stands: its matches, its workers, its pace.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LadderStatus {
+    pub ladder: i64,
+    pub game: String,
+    pub total: u32,
+    /// With a result (void ones included).
+    pub done: u32,
+    /// Held under an unexpired lease.
+    pub leased: u32,
+    /// Neither done nor leased.
+    pub pending: u32,
+    /// Done, but to be played again because a second result differed.
+    pub verifying: u32,
+    /// Recorded as void: no worker finished them.
+    pub void: u32,
+    pub integrity_events: u32,
+    /// The ratings cover the matches before this index.
+    pub rated_through: u32,
+    /// Matches finished per second over the last five minutes, when at
+    /// least two were.
+    pub rate: Option<f64>,
+    /// The database's clock, in ms since the Unix epoch.
+    pub now: i64,
+    /// Workers of this ladder or of any ladder, live first.
+    pub workers: Vec<WorkerInfo>,
+}
+
+impl LadderStatus {
+    /// Seconds until every match is done at the current rate.
+    pub fn eta_s(&self) -> Option<f64> {
+        let left = self.total - self.done;
+        match self.rate {
+            _ if left == 0 => Some(0.0),
+            Some(rate) if rate > 0.0 => Some(left as f64 / rate),
+            _ => None,
+        }
+    }
+}
+
+impl Queue<'_> {
+    /// The index before which every match of the ladder is done.
+    pub fn finished_prefix(&self, ladder: i64) -> Result<u32, StoreError> {
+        let first_open = self.conn.rows(
+            "SELECT min(idx) FROM matches WHERE ladder_id = $1 AND done = 0",
+            vals![ladder],
+            |r| r.opt_i64(0),
+        )?;
+        match first_open.first().copied().flatten() {
+            Some(idx) => Ok(idx as u32),
+            None => Ok(self.conn.rows(
+                "SELECT count(*) FROM matches WHERE ladder_id = $1",
+                vals![ladder],
+                |r| r.u32(0),
+            )?[0]),
+        }
+    }
+
+    /// Matches of the ladder left to play or verify, leased or not.
+    pub fn remaining(&self, ladder: i64) -> Result<u32, StoreError> {
+        Ok(self.conn.rows(
+            "SELECT count(*) FROM matches WHERE ladder_id = $1 AND (done = 0 OR verify = 1)",
+            vals![ladder],
+            |r| r.u32(0),
+        )?[0])
+    }
+
+    /// The ladder's integrity events, oldest first.
+    pub fn integrity_events(&self, ladder: i64) -> Result<Vec<IntegrityEvent>, StoreError> {
+        self.conn.rows(
+            "SELECT id, ladder_id, idx, kept_worker, kept_sha256, worker, sha256, at, verdict
+             FROM integrity_events WHERE ladder_id = $1 ORDER BY id",
+            vals![ladder],
+            |r| {
+                Ok(IntegrityEvent {
+                    id: r.i64(0)?,
+                    ladder: r.i64(1)?,
+                    index: r.u32(2)?,
+                    kept_worker: r.opt_i64(3)?,
+                    kept_sha256: r.text(4)?,
+                    worker: r.i64(5)?,
+                    sha256: r.text(6)?,
+                    at: r.i64(7)?,
+                    verdict: r.opt_text(8)?,
+                })
+            },
+        )
+    }
+
+    /// Where the ladder stands.
+    pub fn status(&self, ladder: i64) -> Result<LadderStatus, StoreError> {
+        let record = crate::store::Ladders { conn: self.conn }.get(ladder)?;
+        let counts = self.conn.query(
+            "SELECT count(*),
+                    count(CASE WHEN done = 1 THEN 1 END),
+                    count(CASE WHEN (done = 0 OR verify = 1) AND lease_until >= {now} THEN 1 END),
+                    count(CASE WHEN verify = 1 THEN 1 END),
+                    {now}
+             FROM matches WHERE ladder_id = $1",
+            vals![ladder],
+        )?;
+        let c = &counts[0];
+        let int = |i| c.i64(i).map_err(|e| self.conn.err(e));
+        let (total, done, leased, verifying, now) = (
+            int(0)? as u32,
+            int(1)? as u32,
+            int(2)? as u32,
+            int(3)? as u32,
+            int(4)?,
+        );
+        let void = self.conn.rows(
+            "SELECT count(*) FROM results WHERE ladder_id = $1 AND match_id = '' AND aborted IS NOT NULL",
+            vals![ladder],
+            |r| r.u32(0),
+        )?[0];
+        let events = self.conn.rows(
+            "SELECT count(*) FROM integrity_events WHERE ladder_id = $1",
+            vals![ladder],
+            |r| r.u32(0),
+        )?[0];
+        let recent = self.conn.query(
+            "SELECT count(*), min(finished_at) FROM matches
+             WHERE ladder_id = $1 AND finished_at >= $2",
+            vals![ladder, now - 300_000],
+        )?;
+        let (n, oldest) = (
+            recent[0].i64(0).map_err(|e| self.conn.err(e))?,
+            recent[0].opt_i64(1).map_err(|e| self.conn.err(e))?,
+        );
+        let rate = match oldest {
+            // Two or more finished within the same millisecond count as a millisecond.
+            Some(oldest) if n >= 2 => Some(n as f64 / ((now - oldest).max(1) as f64 / 1000.0)),
+            _ => None,
+        };
+        let mut workers = self.conn.rows(
+            &format!(
+                "SELECT {WORKER_COLUMNS} FROM workers
+                 WHERE ladder_id = $1 OR ladder_id IS NULL
+                    OR id IN (SELECT played_by FROM matches WHERE ladder_id = $1 AND played_by IS NOT NULL)
+                 ORDER BY id"
+            ),
+            vals![ladder],
+            worker_info,
+        )?;
+        workers.sort_by_key(|w| (!w.is_live(now), w.id));
+        Ok(LadderStatus {
+            ladder,
+            game: record.game,
+            total,
+            done,
+            leased,
+            pending: total - done - leased.min(total - done),
+            verifying,
+            void,
+            integrity_events: events,
+            rated_through: record.rated_through,
+            rate,
+            now,
+            workers,
+        })
+    }
+}

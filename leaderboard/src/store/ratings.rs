@@ -1,0 +1,160 @@
+//! The ratings a ladder keeps: each system's rating of each ladder bot, the
+//! Elo of every seat after each rated match (for the bots' pages), each
+//! bot's count of rated matches, and how far the ratings reach. What the
+//! numbers are is decided in [`crate::ratings`]; here they are only kept.
+
+use super::conn::Conn;
+use super::db::{vals, Db, DbError};
+use super::error::StoreError;
+
+/// The stored ratings of a store ([`super::Store::ratings`]).
+pub struct Ratings<'s> {
+    pub(crate) conn: &'s Conn,
+}
+
+/// One bot's stored rating: (ladder position, rating, interval).
+pub type RatingRow = (usize, f64, f64);
+
+impl Ratings<'_> {
+    /// The ladder's ratings of `system`, by position.
+    pub fn get(&self, ladder: i64, system: &str) -> Result<Vec<RatingRow>, StoreError> {
+        self.conn.rows(
+            "SELECT position, rating, interval FROM ratings WHERE ladder_id = $1 AND system = $2 ORDER BY position",
+            vals![ladder, system],
+            |r| Ok((r.i64(0)? as usize, r.f64(1)?, r.f64(2)?)),
+        )
+    }
+
+    /// Replaces the ladder's ratings of `system`.
+    pub fn save(&self, ladder: i64, system: &str, rows: &[RatingRow]) -> Result<(), StoreError> {
+        self.conn.write(|db| save_ratings(db, ladder, system, rows))
+    }
+
+    /// Records the Elo after each rated match from index `from` to the
+    /// finished prefix `end` (`after`: each match's index and its seats'
+    /// ratings), and each bot's count of rated matches, by position.
+    pub fn save_elo_history(
+        &self,
+        ladder: i64,
+        (from, end): (u32, u32),
+        after: &[(u32, Vec<f64>)],
+        rated: &[u32],
+    ) -> Result<(), StoreError> {
+        self.conn
+            .write(|db| write_elo_history(db, ladder, (from, end), after, rated))
+    }
+
+    /// Every ladder bot's count of rated matches, by position.
+    pub fn rated_counts(&self, ladder: i64) -> Result<Vec<u32>, StoreError> {
+        self.conn.rows(
+            "SELECT rated_matches FROM ladder_bots WHERE ladder_id = $1 ORDER BY position",
+            vals![ladder],
+            |r| r.u32(0),
+        )
+    }
+
+    /// Records that the ratings cover the matches before `end`.
+    pub fn set_rated_through(&self, ladder: i64, end: u32) -> Result<(), StoreError> {
+        self.conn.write(|db| {
+            db.execute(
+                "UPDATE ladders SET rated_through = $2 WHERE id = $1",
+                vals![ladder, end],
+            )?;
+            Ok(())
+        })
+    }
+}
+
+pub(crate) fn save_ratings(
+    db: &mut Db,
+    ladder: i64,
+    system: &str,
+    rows: &[RatingRow],
+) -> Result<(), DbError> {
+    db.execute(
+        "DELETE FROM ratings WHERE ladder_id = $1 AND system = $2",
+        vals![ladder, system],
+    )?;
+    for &(position, rating, interval) in rows {
+        db.execute(
+            "INSERT INTO ratings (ladder_id, position, system, rating, interval) VALUES ($1, $2, $3, $4, $5)",
+            vals![ladder, position, system, rating, interval],
+        )?;
+    }
+    Ok(())
+}
+
+/// Records the Elo after each rated match from index `from` to `end`, the
+/// finished prefix the history covers (the ones in between rated no more
+/// are cleared; none after `end` ever had an Elo, as the finished prefix
+/// only grows), and each bot's count of rated matches.
+pub(crate) fn write_elo_history(
+    db: &mut Db,
+    ladder: i64,
+    (from, end): (u32, u32),
+    after: &[(u32, Vec<f64>)],
+    rated: &[u32],
+) -> Result<(), DbError> {
+    db.execute(
+        "UPDATE match_seats SET elo = NULL
+         WHERE ladder_id = $1 AND idx >= $2 AND idx < $3 AND elo IS NOT NULL",
+        vals![ladder, from, end],
+    )?;
+    // Many seats a statement: a statement's own cost is most of a row's.
+    // A chunk is padded to a power of two with copies of its last seat (the
+    // same value written twice), so that few statements are prepared.
+    const SEATS_AT_ONCE: usize = 256;
+    let seats: Vec<(u32, usize, f64)> = after
+        .iter()
+        .filter(|a| a.0 >= from)
+        .flat_map(|(index, elos)| {
+            elos.iter()
+                .enumerate()
+                .map(|(seat, &elo)| (*index, seat, elo))
+        })
+        .collect();
+    for chunk in seats.chunks(SEATS_AT_ONCE) {
+        let mut params = vals![ladder].to_vec();
+        let mut rows = Vec::with_capacity(chunk.len());
+        let padded = chunk
+            .iter()
+            .chain(std::iter::repeat(
+                chunk.last().expect("chunks are not empty"),
+            ))
+            .take(chunk.len().next_power_of_two());
+        for (k, &(index, seat, elo)) in padded.enumerate() {
+            let p = 2 + 3 * k;
+            rows.push(format!(
+                "(CAST(${} AS {{int}}), CAST(${} AS {{int}}), CAST(${} AS {{real}}))",
+                p,
+                p + 1,
+                p + 2
+            ));
+            params.extend(vals![index, seat, elo].iter().cloned());
+        }
+        db.execute(
+            &format!(
+                "WITH v (idx, seat, elo) AS (VALUES {})
+                 UPDATE match_seats SET elo = v.elo FROM v
+                 WHERE match_seats.ladder_id = $1 AND match_seats.idx = v.idx AND match_seats.seat = v.seat",
+                rows.join(", ")
+            ),
+            &params,
+        )?;
+    }
+    let stored = db.query(
+        "SELECT position, rated_matches FROM ladder_bots WHERE ladder_id = $1",
+        vals![ladder],
+    )?;
+    for row in stored {
+        let (position, count) = (row.i64(0)? as usize, row.u32(1)?);
+        let now = rated.get(position).copied().unwrap_or(0);
+        if now != count {
+            db.execute(
+                "UPDATE ladder_bots SET rated_matches = $3 WHERE ladder_id = $1 AND position = $2",
+                vals![ladder, position, now],
+            )?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,508 @@
+//! A worker: the loop that plays a database's scheduled matches, alone or
+//! beside other processes and machines. It claims as many matches as it
+//! has threads (and a few more, waiting in its queue), plays them on rayon
+//! threads ([`play`]), commits each result with its replay as it arrives
+//! (results that come close together go in together, see [`batch`]),
+//! renews its leases and heartbeat every third of a lease, and applies the
+//! ratings of the finished prefix now and then ([`pace`]). Processes never
+//! talk to each other: they meet in the database ([`crate::store::queue`]).
+//!
+//! Bots are fetched from the database by sha256 and checked against it
+//! before they run; each worker compiles a bot once (and keeps it in the
+//! module cache of its machine) ([`known`]).
+//!
+//! [`work`] is the one way matches of the queue are played: by `ludus
+//! worker`, by `ludus ladder run` (through [`crate::ladder::run`]) and by
+//! the server's in-process worker.
+
+mod batch;
+mod known;
+mod pace;
+mod play;
+
+use crate::error::Error;
+use crate::ratings;
+use crate::store::{queue, ClaimNext, Claimed, Committed, MatchResult, Store};
+use batch::{Batch, Finished};
+use known::Known;
+use ludus_host::Sandbox;
+use pace::RatingPace;
+use play::{Job, Played};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How a worker works.
+#[derive(Debug, Clone)]
+pub struct WorkerOptions {
+    /// Matches played at once.
+    pub threads: usize,
+    /// Only this ladder; the worker stops once every match of it is done.
+    pub ladder: Option<i64>,
+    /// How long a claim holds without a renewal: after a worker dies,
+    /// its matches wait this long before another worker takes them.
+    pub lease: Duration,
+    /// Without a ladder: stop when no ladder has work left, instead of
+    /// waiting for new ones.
+    pub until_idle: bool,
+    /// Set from elsewhere (a server shutting down, a signal): the worker
+    /// claims no more, stops the matches it plays between two answers,
+    /// commits those that had finished, releases the others' leases
+    /// without spending an attempt, and returns.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+/// The default lease: long enough that a loaded machine renews in time,
+/// short enough that a lost machine's matches are soon played elsewhere.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(60);
+
+impl WorkerOptions {
+    pub fn new(threads: usize) -> WorkerOptions {
+        WorkerOptions {
+            threads: threads.max(1),
+            ladder: None,
+            lease: DEFAULT_LEASE,
+            until_idle: false,
+            stop: None,
+        }
+    }
+
+    /// How long to wait before looking for work again when there is none.
+    fn poll(&self) -> Duration {
+        (self.lease / 4).clamp(Duration::from_millis(100), Duration::from_secs(2))
+    }
+}
+
+/// Progress of a ladder, as one worker sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    pub ladder: i64,
+    /// Matches with a result, by any worker, earlier runs included.
+    pub done: usize,
+    pub total: usize,
+    /// Matches that had a result when this worker first saw the ladder.
+    pub resumed: usize,
+    /// Matches this worker committed.
+    pub played_here: usize,
+}
+
+/// What a worker did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub worker: i64,
+    /// Results committed.
+    pub played: usize,
+    /// Results that another worker had committed first, the same.
+    pub duplicates: usize,
+    /// Statements (transactions on SQLite) that committed results: fewer
+    /// than the results when results that came close together went in
+    /// together.
+    pub commits: usize,
+    /// Integrity events this worker's results caused.
+    pub integrity_events: usize,
+    /// Ladders it refused, with the reason.
+    pub refused: Vec<(i64, String)>,
+}
+
+/// Works as a new worker until its ladder is done (or, without one, until
+/// no ladder has work when `until_idle`, else forever). Its leases are
+/// released when it stops, however the loop ended.
+pub fn work(
+    store: &Store,
+    sandbox: &Sandbox,
+    options: &WorkerOptions,
+    mut on_progress: impl FnMut(&Progress),
+) -> Result<Summary, Error> {
+    // An unknown ladder is named before the worker registers.
+    if let Some(id) = options.ladder {
+        store.ladders().get(id)?;
+    }
+    let worker = store
+        .queue()
+        .register_worker(options.threads, options.ladder, options.lease)?;
+    store.plan_statements_once(true)?;
+    tracing::info!(worker, threads = options.threads, "worker started");
+    let mut run = Run {
+        store,
+        sandbox,
+        options,
+        worker,
+        known: Known::default(),
+        turns: Turns::default(),
+        summary: Summary {
+            worker,
+            ..Summary::default()
+        },
+    };
+    let outcome = run.run(&mut on_progress);
+    let mut summary = std::mem::take(&mut run.summary);
+    summary.refused = std::mem::take(&mut run.known.refused).into_iter().collect();
+    if let Err(e) = store.queue().stop_worker(worker) {
+        tracing::warn!(worker, "could not record the worker's stop: {e}");
+    }
+    if let Err(e) = store.plan_statements_once(false) {
+        tracing::warn!(worker, "could not reset the connection's planning: {e}");
+    }
+    outcome.map(|()| summary)
+}
+
+/// The claim policy of a worker of every ladder: each claim starts at the
+/// next ladder with work, so that no ladder's matches wait for another's
+/// to run out.
+#[derive(Default)]
+struct Turns {
+    /// The ladders with work when last asked.
+    with_work: Vec<i64>,
+    turn: usize,
+}
+
+impl Turns {
+    /// The ladders with work now, from the one whose turn it is.
+    fn starting_next(&mut self, store: &Store) -> Result<Vec<i64>, Error> {
+        self.with_work = store.queue().ladders_with_work()?;
+        let mut turned = self.with_work.clone();
+        if !turned.is_empty() {
+            let by = self.turn % turned.len();
+            turned.rotate_left(by);
+            self.turn += 1;
+        }
+        Ok(turned)
+    }
+
+    /// The ladders with work when last asked, from the one whose turn it
+    /// is; each call moves the turn on.
+    fn next(&mut self) -> impl Iterator<Item = i64> + '_ {
+        (0..self.with_work.len()).map(|_| {
+            let id = self.with_work[self.turn % self.with_work.len()];
+            self.turn += 1;
+            id
+        })
+    }
+}
+
+struct Run<'a> {
+    store: &'a Store,
+    sandbox: &'a Sandbox,
+    options: &'a WorkerOptions,
+    worker: i64,
+    known: Known,
+    turns: Turns,
+    summary: Summary,
+}
+
+impl Run<'_> {
+    fn run(&mut self, on_progress: &mut impl FnMut(&Progress)) -> Result<(), Error> {
+        let threads = self.options.threads.max(1);
+        let mut batch = Batch::default();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| Error::Threads(threads, e.to_string()))?;
+        if let Some(id) = self.options.ladder {
+            self.known.ladder(self.store, id)?;
+            if let Some(reason) = self.known.refused.get(&id) {
+                return Err(Error::Refused {
+                    ladder: id,
+                    reason: reason.clone(),
+                });
+            }
+            on_progress(&self.known.ladders[&id].progress);
+        }
+        let (tx, rx) = mpsc::channel::<Played>();
+        let mut in_flight = 0usize;
+        let renew = queue::renew_every(self.options.lease);
+        let mut next_renew = Instant::now() + renew;
+        let mut pace = RatingPace::new();
+        let stop = self.options.stop.clone();
+        let spawn = |job: Job| {
+            let tx = tx.clone();
+            let stop = stop.clone();
+            pool.spawn(move || {
+                let played = Played {
+                    ladder: job.claimed.ladder,
+                    index: job.claimed.index,
+                    outcome: play::play(&job, stop.as_deref()),
+                };
+                // The receiver only goes away when the worker stops.
+                let _ = tx.send(played);
+            });
+        };
+        loop {
+            let stopping = self.stopping();
+            // As many matches more than threads as the batch waits for
+            // results (one at least): they wait in the pool's queue, so a
+            // thread that finishes starts its next match at once while
+            // results go in and the next claim comes back; the database's
+            // round trips are off the matches' path.
+            let held = threads + batch.size();
+            let want = |in_flight: usize| {
+                if stopping {
+                    0
+                } else {
+                    held.saturating_sub(in_flight)
+                }
+            };
+            // Results go in when the batch is due, when a thread would
+            // otherwise wait for work, and before the worker stops.
+            if !batch.is_empty() && (batch.due() || in_flight < threads || stopping) {
+                let finished = batch.take();
+                for job in self.commit(finished, want(in_flight), on_progress)? {
+                    in_flight += 1;
+                    spawn(job);
+                }
+                pace.committed(self.known.ladders.keys().copied());
+            }
+            if stopping && in_flight == 0 && batch.is_empty() {
+                break;
+            }
+            if in_flight < held && !stopping && batch.is_empty() {
+                for job in self.claim(held.saturating_sub(in_flight))? {
+                    in_flight += 1;
+                    spawn(job);
+                }
+            }
+            if in_flight == 0 && batch.is_empty() && self.finished()? {
+                break;
+            }
+            let mut wait = next_renew
+                .saturating_duration_since(Instant::now())
+                .min(self.options.poll());
+            if let Some(deadline) = batch.deadline() {
+                wait = wait.min(deadline.saturating_duration_since(Instant::now()));
+            }
+            match rx.recv_timeout(wait) {
+                Ok(played) => {
+                    in_flight -= 1;
+                    if let Some(finished) = self.finished_match(played)? {
+                        batch.push(finished);
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    unreachable!("the worker holds a sender")
+                }
+            }
+            if Instant::now() >= next_renew {
+                self.renew(on_progress)?;
+                next_renew = Instant::now() + renew;
+            }
+            if pace.due(self.summary.played) {
+                for id in pace.take(self.summary.played, self.done()) {
+                    self.rate(id)?;
+                }
+            }
+        }
+        for id in self.known.ladders.keys().copied().collect::<Vec<_>>() {
+            self.rate(id)?;
+        }
+        Ok(())
+    }
+
+    fn stopping(&self) -> bool {
+        self.options
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// Matches done in this worker's ladders, by any worker.
+    fn done(&self) -> usize {
+        self.known.ladders.values().map(|l| l.progress.done).sum()
+    }
+
+    /// The heartbeat: the worker's leases run for another lease, and the
+    /// progress of its ladders is read again.
+    fn renew(&mut self, on_progress: &mut impl FnMut(&Progress)) -> Result<(), Error> {
+        self.store
+            .queue()
+            .heartbeat(self.worker, self.options.lease)?;
+        for id in self.known.ladders.keys().copied().collect::<Vec<_>>() {
+            self.known.refresh(self.store, id)?;
+            on_progress(&self.known.ladders[&id].progress);
+        }
+        Ok(())
+    }
+
+    /// Applies the ratings of ladder `id`'s finished prefix. Its statements
+    /// run now and then over ranges of the ladder, so they are planned for
+    /// the values at hand, unlike the worker's own (see
+    /// [`Store::plan_statements_once`]).
+    fn rate(&mut self, id: i64) -> Result<(), Error> {
+        self.store.plan_statements_once(false)?;
+        ratings::apply(self.store, id)?;
+        self.store.plan_statements_once(true)?;
+        Ok(())
+    }
+
+    /// Whether the worker is done: its ladder has no match left (a match
+    /// another worker holds is not done), or, without a ladder and with
+    /// `until_idle`, no ladder it may play has.
+    fn finished(&mut self) -> Result<bool, Error> {
+        match self.options.ladder {
+            Some(id) => Ok(self.store.queue().remaining(id)? == 0),
+            None if self.options.until_idle => Ok(self
+                .store
+                .queue()
+                .ladders_with_work()?
+                .iter()
+                .all(|id| self.known.refused.contains_key(id))),
+            None => Ok(false),
+        }
+    }
+
+    /// Claims up to `n` matches, from this worker's ladder or from the
+    /// oldest ladders with work it may play.
+    fn claim(&mut self, n: usize) -> Result<Vec<Job>, Error> {
+        let jobs = self.claim_once(n)?;
+        if jobs.is_empty() && self.store.queue().reap_local_workers()? > 0 {
+            return self.claim_once(n);
+        }
+        Ok(jobs)
+    }
+
+    fn claim_once(&mut self, n: usize) -> Result<Vec<Job>, Error> {
+        let candidates = match self.options.ladder {
+            Some(id) => vec![id],
+            None => self.turns.starting_next(self.store)?,
+        };
+        let mut jobs = Vec::new();
+        for id in candidates {
+            if jobs.len() >= n {
+                break;
+            }
+            if self.known.ladder(self.store, id)?.is_none() {
+                continue;
+            }
+            let claimed =
+                self.store
+                    .queue()
+                    .claim(self.worker, id, n - jobs.len(), self.options.lease)?;
+            for c in claimed {
+                jobs.push(self.job(c)?);
+            }
+        }
+        Ok(jobs)
+    }
+
+    fn job(&mut self, claimed: Claimed) -> Result<Job, Error> {
+        self.known.job(self.store, self.sandbox, claimed)
+    }
+
+    /// The ladder whose turn it is to be claimed from, among those that
+    /// had work when last asked and that this worker can play.
+    fn next_ladder(&mut self) -> Result<Option<i64>, Error> {
+        let (turns, known, store) = (&mut self.turns, &mut self.known, self.store);
+        for id in turns.next() {
+            if known.ladder(store, id)?.is_some() {
+                return Ok(Some(id));
+            }
+        }
+        Ok(None)
+    }
+
+    /// A played match's result, to be committed; `None` for a match that
+    /// was not played or not finished (the worker is stopping) or that the host could not
+    /// play (it goes back to the queue at once; after a few such attempts
+    /// it is void).
+    fn finished_match(&mut self, played: Played) -> Result<Option<Finished>, Error> {
+        match played.outcome {
+            None => Ok(None),
+            Some(Ok((result, replay_gz))) => Ok(Some(Finished {
+                ladder: played.ladder,
+                result,
+                replay_gz,
+            })),
+            Some(Err(e)) => {
+                tracing::warn!(
+                    ladder = played.ladder,
+                    index = played.index,
+                    "cannot play the match, it goes back to the queue: {e}"
+                );
+                self.store
+                    .queue()
+                    .release(self.worker, played.ladder, played.index)?;
+                Ok(None)
+            }
+        }
+    }
+
+    /// Commits played matches (one statement per ladder among them) and
+    /// claims up to `want` more with the last, from this worker's ladder
+    /// or, for a worker of every ladder, from the next one in turn; the
+    /// jobs claimed.
+    fn commit(
+        &mut self,
+        finished: Vec<Finished>,
+        want: usize,
+        on_progress: &mut impl FnMut(&Progress),
+    ) -> Result<Vec<Job>, Error> {
+        let mut by_ladder: BTreeMap<i64, Vec<Finished>> = BTreeMap::new();
+        for f in finished {
+            by_ladder.entry(f.ladder).or_default().push(f);
+        }
+        let claim_from = match self.options.ladder {
+            Some(id) => id,
+            None => match self.next_ladder()? {
+                Some(id) => id,
+                None => *by_ladder.keys().next().expect("results to commit"),
+            },
+        };
+        let groups = by_ladder.len();
+        let mut claimed = Vec::new();
+        for (k, (ladder, group)) in by_ladder.into_iter().enumerate() {
+            let results: Vec<(&MatchResult, &[u8])> = group
+                .iter()
+                .map(|f| (&f.result, f.replay_gz.as_slice()))
+                .collect();
+            let next = ClaimNext {
+                ladder: claim_from,
+                n: if k + 1 == groups { want } else { 0 },
+                lease: self.options.lease,
+            };
+            let (committed, c) =
+                self.store
+                    .queue()
+                    .commit_many_and_claim(self.worker, ladder, &results, &next)?;
+            self.summary.commits += 1;
+            claimed.extend(c);
+            for (f, committed) in group.iter().zip(committed) {
+                self.note(ladder, f.result.index, committed, on_progress);
+            }
+        }
+        claimed.into_iter().map(|c| self.job(c)).collect()
+    }
+
+    /// What became of a committed result, in the summary and the progress.
+    fn note(
+        &mut self,
+        ladder: i64,
+        index: u32,
+        committed: Committed,
+        on_progress: &mut impl FnMut(&Progress),
+    ) {
+        match committed {
+            Committed::Recorded => {
+                self.summary.played += 1;
+                if let Some(l) = self.known.ladders.get_mut(&ladder) {
+                    l.progress.done = (l.progress.done + 1).min(l.progress.total);
+                    l.progress.played_here += 1;
+                    on_progress(&l.progress);
+                }
+            }
+            Committed::Same => self.summary.duplicates += 1,
+            Committed::Differs { event } => {
+                self.summary.integrity_events += 1;
+                tracing::warn!(
+                    ladder,
+                    index,
+                    "this worker's result differs from the one kept: integrity event {event}"
+                );
+            }
+            Committed::Verified { verdict } => {
+                tracing::warn!(ladder, index, "{verdict}");
+            }
+        }
+    }
+}

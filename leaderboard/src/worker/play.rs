@@ -1,0 +1,110 @@
+//! Playing one claimed match on a worker's thread: its result and its
+//! gzipped replay, or nothing when the worker's stop interrupted it.
+
+use crate::error::Error;
+use crate::store::{Claimed, MatchResult};
+use ludus_host::{BotModule, Limits, MatchSpec};
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// One claimed match, ready to play on any thread.
+pub(super) struct Job {
+    pub(super) claimed: Claimed,
+    pub(super) game: String,
+    pub(super) config: serde_json::Value,
+    pub(super) limits: Limits,
+    pub(super) bots: Vec<Arc<BotModule>>,
+    pub(super) names: Vec<String>,
+}
+
+/// A played match, back from its thread.
+pub(super) struct Played {
+    pub(super) ladder: i64,
+    pub(super) index: u32,
+    /// `None` for a match the worker's stop interrupted, or that waited in
+    /// the pool's queue until then: unfinished, it goes back with the
+    /// worker's other leases when the worker stops, without spending an
+    /// attempt.
+    pub(super) outcome: Option<Result<(MatchResult, Vec<u8>), Error>>,
+}
+
+/// Plays one match; its result and its gzipped replay, or `None` when
+/// `stop` was set before it finished (it is checked after every answer, so
+/// a stop waits for one bot's turn at most).
+pub(super) fn play(
+    job: &Job,
+    stop: Option<&AtomicBool>,
+) -> Option<Result<(MatchResult, Vec<u8>), Error>> {
+    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    if stopped() {
+        return None;
+    }
+    let spec = MatchSpec {
+        game: job.game.clone(),
+        config: job.config.clone(),
+        seed: job.claimed.seed,
+        limits: job.limits.clone(),
+        bots: job.bots.clone(),
+    };
+    let mut interrupted = false;
+    // The flag only decides whether the match goes on, never what happens
+    // in it: a match played to its end is the same however many stops
+    // interrupted it before.
+    let replay = ludus_host::play_until(&spec, |_| {
+        interrupted = stopped();
+        if interrupted {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    if interrupted {
+        return None;
+    }
+    Some(
+        replay
+            .map_err(|source| Error::Play {
+                index: job.claimed.index,
+                bots: job.names.join(" vs "),
+                source,
+            })
+            .map(|replay| result_of(job, &replay)),
+    )
+}
+
+/// A finished match's result and its gzipped replay.
+fn result_of(job: &Job, replay: &ludus_host::Replay) -> (MatchResult, Vec<u8>) {
+    let (placements, scores, reason) = match &replay.outcome {
+        Some(o) => (o.placements.clone(), o.scores.clone(), o.reason.clone()),
+        None => (Vec::new(), Vec::new(), String::new()),
+    };
+    let json = replay.to_bytes(false);
+    let result = MatchResult {
+        index: job.claimed.index,
+        match_id: replay.match_id.clone(),
+        placements,
+        scores,
+        faults: replay
+            .fault_counts()
+            .into_iter()
+            .map(|n| n as u32)
+            .collect(),
+        turns: replay.turns.len() as u32,
+        reason,
+        aborted: replay.aborted.clone(),
+        replay_sha256: ludus_host::sha256_hex(&json),
+    };
+    (result, gzip(&json))
+}
+
+/// Gzip as replays are written: no timestamp, so the same replay is the
+/// same bytes.
+fn gzip(json: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut enc = flate2::GzBuilder::new()
+        .mtime(0)
+        .write(Vec::new(), flate2::Compression::default());
+    enc.write_all(json).expect("writing to a Vec");
+    enc.finish().expect("writing to a Vec")
+}

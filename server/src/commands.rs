@@ -1,0 +1,78 @@
+//! What an account changes: uploading a bot (validated like `ludus check
+//! --game`, then stored as the next version of its name) and retiring one.
+
+use crate::dto::{BotView, UploadQuery, Uploaded};
+use crate::{uploads, views, ApiError, AppState};
+use ludus_leaderboard::clock;
+use ludus_leaderboard::store::{Account, Store};
+use ludus_leaderboard::submit::{self, SubmitError};
+
+/// Uploads `wasm` as `query.name` for `account`: the upload rules first
+/// ([`uploads`]), then the validation match on a blocking thread, without
+/// holding the store and no more at once than the server allows; the name
+/// is checked again before the bot is stored, as another upload may have
+/// taken it meanwhile.
+pub async fn upload(
+    state: &AppState,
+    account: Account,
+    query: UploadQuery,
+    wasm: Vec<u8>,
+) -> Result<Uploaded, ApiError> {
+    uploads::check_request(&query.name, &query.game)?;
+    let daily = state.config().daily_uploads;
+    let (name, who) = (query.name.clone(), account.clone());
+    state
+        .with_store(move |s| {
+            uploads::owned_by(s, &name, &who)?;
+            uploads::count_attempt(s, &who, daily)
+        })
+        .await?;
+    let _permit = state.check_permit().await;
+    let limits = state.config().continuous.limits.clone();
+    let st = state.clone();
+    tokio::task::spawn_blocking(move || {
+        let UploadQuery { name, game } = query;
+        let admitted =
+            submit::admit(st.sandbox(), &name, &game, &wasm, &limits).map_err(|e| match e {
+                SubmitError::Store(e) => e.into(),
+                e => ApiError::Refused(e.to_string()),
+            })?;
+        let validation = match admitted.report.games.first().map(|v| v.warnings()) {
+            Some(0) | None => format!("passed its validation match of {game}"),
+            Some(n) => format!("passed its validation match of {game}, with {n} warnings"),
+        };
+        let s = st.lock()?;
+        uploads::owned_by(&s, &name, &account)?;
+        s.accounts().take_bot_name(&name, account.id)?;
+        let accepted = admitted.store(&s, &clock::now_rfc3339())?;
+        let b = accepted.stored.bot;
+        tracing::info!(bot = %b.name, version = b.version, account = %account.name, "bot uploaded");
+        Ok(Uploaded {
+            name: b.name,
+            version: b.version,
+            game: b.game,
+            sha256: b.sha256,
+            new_version: accepted.stored.new_version,
+            validation,
+        })
+    })
+    .await
+    .map_err(|e| ApiError::Internal(format!("the validation task failed: {e}")))?
+}
+
+/// Retires `name`: it is scheduled no more (its results stay). Its owner
+/// only.
+pub fn retire(store: &Store, account: &Account, name: &str) -> Result<BotView, ApiError> {
+    match store.accounts().ownership(name)? {
+        None => return Err(ApiError::NotFound(format!("no bot named `{name}`"))),
+        Some(o) if o.account != account.id => {
+            return Err(ApiError::Forbidden(format!(
+                "the bot `{name}` belongs to {}; only its owner can retire it",
+                o.owner
+            )))
+        }
+        Some(_) => {}
+    }
+    store.accounts().retire(name)?;
+    views::bot(store, name)
+}

@@ -652,32 +652,35 @@ fn engine_run(
         Box::new(std::io::BufReader::new(file))
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let mut line = String::new();
-    ludus_engine::reference::write_state_line(g.as_ref(), &mut line);
-    writeln!(out, "{line}")?;
-    for (i, text) in input.lines().enumerate() {
-        let text = text.with_context(|| format!("reading {}", actions.display()))?;
-        if text.trim().is_empty() {
-            continue;
+    // Blank lines are no step, yet every line keeps its number for messages.
+    let steps = input.lines().enumerate().filter_map(|(i, text)| {
+        match text.with_context(|| format!("reading {}", actions.display())) {
+            Ok(text) if text.trim().is_empty() => None,
+            read => Some(read.map(|text| (i, text))),
         }
-        if g.outcome().is_some() {
-            tracing::warn!(
-                "{}: the game ended at step {}; line {} and after are not played",
-                actions.display(),
-                g.turn(),
-                i + 1
-            );
-            break;
-        }
-        let answers = ludus_engine::reference::parse_actions_line(&text, players)
-            .map_err(|e| anyhow::anyhow!("{} line {}: {e}", actions.display(), i + 1))?;
-        let refs: Vec<Option<&str>> = answers.iter().map(|a| a.as_deref()).collect();
-        for r in g.step(&refs) {
-            tracing::info!(step = g.turn(), seat = r.seat, kind = %r.kind, "{}", r.reason);
-        }
-        line.clear();
-        ludus_engine::reference::write_state_line(g.as_ref(), &mut line);
-        writeln!(out, "{line}")?;
+    });
+    let unplayed = ludus_engine::reference::run(
+        g.as_mut(),
+        steps,
+        |(i, text)| {
+            ludus_engine::reference::parse_actions_line(&text, players)
+                .map_err(|e| anyhow::anyhow!("{} line {}: {e}", actions.display(), i + 1))
+        },
+        |g, refused, line| {
+            for r in refused {
+                tracing::info!(step = g.turn(), seat = r.seat, kind = %r.kind, "{}", r.reason);
+            }
+            writeln!(out, "{line}")?;
+            Ok(())
+        },
+    )?;
+    if let Some((i, _)) = unplayed {
+        tracing::warn!(
+            "{}: the game ended at step {}; line {} and after are not played",
+            actions.display(),
+            g.turn(),
+            i + 1
+        );
     }
     out.flush()?;
     Ok(())

@@ -9,6 +9,7 @@
 pub mod claim;
 pub mod conquest;
 pub mod fences;
+pub mod game_info;
 pub mod grid;
 pub mod halite;
 pub mod kaggle;
@@ -21,7 +22,8 @@ pub mod registry;
 pub mod rng;
 pub mod shields;
 
-pub use registry::{games, new_game, GameInfo};
+pub use game_info::GameInfo;
+pub use registry::{games, new_game};
 
 use serde::{Deserialize, Serialize};
 

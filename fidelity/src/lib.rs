@@ -34,14 +34,18 @@ pub fn ludus_episode(
 ) -> Result<Vec<Json>> {
     let mut g = ludus_engine::new_game(game, config, seed, players)
         .with_context(|| format!("setting up {game} with seed {seed}"))?;
-    let mut lines = vec![state_line(g.as_ref())?];
-    for (step, seats) in answers.iter().enumerate() {
-        if g.outcome().is_some() {
-            bail!("{game} seed {seed}: Ludus ended the game after step {step}, upstream went on");
-        }
-        let refs: Vec<Option<&str>> = seats.iter().map(|a| a.as_deref()).collect();
-        g.step(&refs);
-        lines.push(state_line(g.as_ref())?);
+    let mut lines = Vec::new();
+    let unplayed = ludus_engine::reference::run(
+        g.as_mut(),
+        answers.iter().enumerate().map(Ok::<_, anyhow::Error>),
+        |(_, seats)| Ok(seats),
+        |_, _, text| {
+            lines.push(parse_state_line(text)?);
+            Ok(())
+        },
+    )?;
+    if let Some((step, _)) = unplayed {
+        bail!("{game} seed {seed}: Ludus ended the game after step {step}, upstream went on");
     }
     Ok(lines)
 }
@@ -50,7 +54,11 @@ pub fn ludus_episode(
 pub fn state_line(g: &dyn Game) -> Result<Json> {
     let mut text = String::new();
     ludus_engine::reference::write_state_line(g, &mut text);
-    Json::parse(&text).with_context(|| format!("Ludus wrote a state line that is not JSON: {text}"))
+    parse_state_line(&text)
+}
+
+fn parse_state_line(text: &str) -> Result<Json> {
+    Json::parse(text).with_context(|| format!("Ludus wrote a state line that is not JSON: {text}"))
 }
 
 /// Compares the two episodes line by line; the error names the step, the

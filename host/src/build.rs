@@ -16,6 +16,7 @@
 //! Kaggle agent.
 
 pub mod kaggle;
+mod kaggle_game;
 pub mod scan;
 pub mod submission;
 

@@ -21,8 +21,9 @@ mod rules;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
+use crate::game_info::GameInfo;
 use crate::grid::{self, corner, Board, PLAYERS};
-use crate::{EngineError, Game, GameInfo, Outcome, Rejection, Seat};
+use crate::{EngineError, Game, Outcome, Rejection, Seat};
 
 /// The registry entry.
 pub const INFO: GameInfo = GameInfo {
@@ -81,7 +82,7 @@ impl Claim {
     /// optional fields `width` and `height` (5 to 64; without them the seed
     /// picks each from 11, 13, 15) and `max_turns` (default 300).
     pub fn from_config(config: &Value, seed: u64, players: usize) -> Result<Self, EngineError> {
-        crate::registry::check_players(&INFO, players)?;
+        crate::game_info::check_players(&INFO, players)?;
         let fields = grid::config_fields(INFO.id, config, &["width", "height", "max_turns"])?;
         let get = |k: &str, r| match fields {
             None => Ok(None),

@@ -36,8 +36,9 @@ mod weapons;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use crate::game_info::GameInfo;
 use crate::grid::{self, Board, PLAYERS};
-use crate::{EngineError, Game, GameInfo, Outcome, Rejection, Seat};
+use crate::{EngineError, Game, Outcome, Rejection, Seat};
 
 pub use answers::{kind, parse_answer, Order, Target};
 pub use board::{quarter_of, CapitalMode, Setup};
@@ -424,7 +425,7 @@ pub struct Conquest {
 impl Conquest {
     /// Sets up a game from its config (see [`Setup::from_config`]).
     pub fn from_config(config: &Value, seed: u64, players: usize) -> Result<Self, EngineError> {
-        crate::registry::check_players(&INFO, players)?;
+        crate::game_info::check_players(&INFO, players)?;
         let setup = Setup::from_config(config, seed)?;
         Ok(Self::new(setup, seed))
     }

@@ -29,7 +29,8 @@ pub use answer::{kind, parse_answer, Answer};
 pub use geometry::{Area, Face, Fine, Point, Segment, REACH};
 pub use rules::{Checked, Illegal, LegalMove};
 
-use crate::{grid, EngineError, Game, GameInfo, Outcome, Rejection, Seat};
+use crate::game_info::GameInfo;
+use crate::{grid, EngineError, Game, Outcome, Rejection, Seat};
 
 /// The registry entry.
 pub const INFO: GameInfo = GameInfo {
@@ -103,7 +104,7 @@ impl Fences {
     /// 39) and `max_turns` (moves in the game, even, 2 to 1000; default
     /// 120). The game has no randomness: the seed changes nothing.
     pub fn from_config(config: &Value, _seed: u64, players: usize) -> Result<Self, EngineError> {
-        crate::registry::check_players(&INFO, players)?;
+        crate::game_info::check_players(&INFO, players)?;
         let fields = grid::config_fields(INFO.id, config, &["width", "height", "max_turns"])?;
         let get = |k: &str, r| match fields {
             None => Ok(None),

@@ -36,10 +36,11 @@ pub use crate::kaggle::{Status, Uid, REMAINING_OVERAGE_TIME};
 pub use actions::Action;
 pub use rules::kind as rejection_kind;
 
+use crate::game_info::GameInfo;
 use crate::kaggle::{
     populate_board, BoardText, CellIndex, ConfigReader, Generator, NewUids, Seats,
 };
-use crate::{EngineError, Game, GameInfo, Outcome, Rejection, Seat};
+use crate::{EngineError, Game, Outcome, Rejection, Seat};
 
 /// The registry entry.
 pub const INFO: GameInfo = GameInfo {
@@ -316,7 +317,7 @@ impl Halite {
     /// A game with this configuration.
     pub fn new(config: Config, players: usize) -> Result<Self, EngineError> {
         // The reference places starting ships for 1, 2 or 4 agents only.
-        crate::registry::check_players(&INFO, players)?;
+        crate::game_info::check_players(&INFO, players)?;
         let size = config.size;
         let halite = populate_board(Generator {
             size,

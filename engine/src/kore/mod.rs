@@ -31,8 +31,9 @@ pub use actions::{kind as rejection_kind, read_value, Order, Reading};
 pub use config::Config;
 pub use pystr::PyInt;
 
+use crate::game_info::GameInfo;
 use crate::kaggle::{populate_board, BoardText, CellIndex, Generator, NewUids, Seats};
-use crate::{EngineError, Game, GameInfo, Outcome, Rejection, Seat};
+use crate::{EngineError, Game, Outcome, Rejection, Seat};
 
 /// The registry entry.
 pub const INFO: GameInfo = GameInfo {
@@ -191,7 +192,7 @@ impl Kore {
     /// Sets up a game from its JSON config (see [`config::parse`]): upstream's
     /// board for `seed` (`configuration.randomSeed`, 0 to 2^32 − 1).
     pub fn from_config(config: &Value, seed: u64, players: usize) -> Result<Self, EngineError> {
-        crate::registry::check_players(&INFO, players)?;
+        crate::game_info::check_players(&INFO, players)?;
         let parsed = config::parse(config, seed)?;
         let kore = match parsed.kore {
             Some(k) => k,

@@ -21,8 +21,9 @@ use rand_core::RngCore;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
+use crate::game_info::GameInfo;
 use crate::grid::{self, flood, mirror, mirror_quadrant, Board, PLAYERS};
-use crate::{EngineError, Game, GameInfo, Outcome, Rejection, Seat};
+use crate::{EngineError, Game, Outcome, Rejection, Seat};
 
 /// The registry entry.
 pub const INFO: GameInfo = GameInfo {
@@ -91,7 +92,7 @@ impl Loops {
     /// (a list of `[x, y]`) and `max_turns`. Without a size the seed picks
     /// 9×7 or 12×8, and on half the boards mirrored walls in the middle.
     pub fn from_config(config: &Value, seed: u64, players: usize) -> Result<Self, EngineError> {
-        crate::registry::check_players(&INFO, players)?;
+        crate::game_info::check_players(&INFO, players)?;
         let fields =
             grid::config_fields(INFO.id, config, &["width", "height", "walls", "max_turns"])?;
         let get = |k: &str, r| match fields {

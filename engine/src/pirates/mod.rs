@@ -31,8 +31,9 @@ pub use actions::{kind as rejection_kind, parse_action, Action, Item};
 pub use hex::{Dir, Hex};
 pub use map::{Difficulty, Map, Terrain, STARTS};
 
+use crate::game_info::GameInfo;
 use crate::grid;
-use crate::{EngineError, Game, GameInfo, Outcome, Rejection, Seat};
+use crate::{EngineError, Game, Outcome, Rejection, Seat};
 
 /// The registry entry.
 pub const INFO: GameInfo = GameInfo {
@@ -182,7 +183,7 @@ impl Pirates {
     /// default normal) and `map` (a whole map, as `setup` gives it; then no
     /// `difficulty`).
     pub fn from_config(config: &Value, seed: u64, players: usize) -> Result<Self, EngineError> {
-        crate::registry::check_players(&INFO, players)?;
+        crate::game_info::check_players(&INFO, players)?;
         let fields = grid::config_fields(INFO.id, config, &["max_turns", "difficulty", "map"])?;
         let get = |k: &str| fields.and_then(|f| f.get(k));
         let max_moves = match fields {

@@ -25,7 +25,8 @@ use sha2::{Digest, Sha256};
 pub use map::{generate_map, travel_time, Map, Planet};
 pub use moves::{kind as rejection_kind, MAX_MOVES_PER_TURN};
 
-use crate::{EngineError, Game, GameInfo, Outcome, Rejection, Seat};
+use crate::game_info::GameInfo;
+use crate::{EngineError, Game, Outcome, Rejection, Seat};
 
 /// The registry entry.
 pub const INFO: GameInfo = GameInfo {
@@ -98,7 +99,7 @@ fn config_error(reason: impl Into<String>) -> EngineError {
 }
 
 fn check_players(players: usize) -> Result<(), EngineError> {
-    crate::registry::check_players(&INFO, players)
+    crate::game_info::check_players(&INFO, players)
 }
 
 impl PlanetWars {

@@ -22,8 +22,9 @@ use rand_core::RngCore;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
+use crate::game_info::GameInfo;
 use crate::grid::{self, corner, mirror_quadrant, Board, PLAYERS};
-use crate::{EngineError, Game, GameInfo, Outcome, Rejection, Seat};
+use crate::{EngineError, Game, Outcome, Rejection, Seat};
 
 /// The registry entry.
 pub const INFO: GameInfo = GameInfo {
@@ -94,7 +95,7 @@ impl Shields {
     /// side; without it the seed generates an 8×8 board) and `max_turns`
     /// (default 80).
     pub fn from_config(config: &Value, seed: u64, players: usize) -> Result<Self, EngineError> {
-        crate::registry::check_players(&INFO, players)?;
+        crate::game_info::check_players(&INFO, players)?;
         let fields = grid::config_fields(INFO.id, config, &["values", "max_turns"])?;
         let max_turns = match fields {
             None => None,

@@ -9,7 +9,7 @@
 //! line; a standard module that cannot load in WebAssembly (`ctypes`) is
 //! found when the build imports it, and reported the same way.
 
-use super::kaggle::KaggleGame;
+use super::kaggle_game::KaggleGame;
 use super::submission::Modules;
 use super::BuildError;
 use serde::Deserialize;

@@ -20,6 +20,8 @@ mod atomic_write;
 #[cfg(feature = "sandbox")]
 pub mod build;
 #[cfg(feature = "sandbox")]
+mod cache_dir;
+#[cfg(feature = "sandbox")]
 pub mod check;
 #[cfg(feature = "sandbox")]
 mod component;
@@ -44,6 +46,8 @@ pub use limits::{Limits, FUEL_PER_SECOND};
 pub use replay::{short_id, Divergence, Replay, ReplayError};
 pub use summary::{SeatSummary, Summary};
 
+#[cfg(feature = "sandbox")]
+pub use cache_dir::cache_dir;
 #[cfg(feature = "sandbox")]
 pub use check::{check, CheckError, CheckReport};
 #[cfg(feature = "sandbox")]

@@ -11,6 +11,7 @@
 
 mod digest;
 mod fault;
+mod gzip;
 mod limits;
 pub mod replay;
 mod summary;
@@ -42,6 +43,7 @@ mod wasi;
 
 pub use digest::{is_sha256_hex, sha256_hex};
 pub use fault::{Fault, FaultKind};
+pub use gzip::{gzip, gzip_best};
 pub use limits::{Limits, FUEL_PER_SECOND};
 pub use replay::{short_id, Divergence, Replay, ReplayError};
 pub use summary::{SeatSummary, Summary};

@@ -4,7 +4,6 @@
 use crate::document::Document;
 use base64::Engine as _;
 use ludus_host::Replay;
-use std::io::Write;
 
 /// The page template; `{{title}}`, `{{style}}`, `{{data}}` and `{{scripts}}` are filled in.
 const TEMPLATE: &str = include_str!("../assets/viewer.html");
@@ -79,14 +78,9 @@ fn page(title: &str, json: &str, embed: Embed) -> String {
         Embed::Gzip => true,
     };
     let data = if gzip {
-        let mut enc = flate2::GzBuilder::new()
-            .mtime(0)
-            .write(Vec::new(), flate2::Compression::best());
-        enc.write_all(json.as_bytes()).expect("writing to a Vec");
-        let bytes = enc.finish().expect("writing to a Vec");
         format!(
             r#"<script type="application/octet-stream" id="ludus-data" data-encoding="gzip-base64">{}</script>"#,
-            base64::engine::general_purpose::STANDARD.encode(bytes)
+            base64::engine::general_purpose::STANDARD.encode(ludus_host::gzip_best(json.as_bytes()))
         )
     } else {
         format!(

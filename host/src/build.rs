@@ -109,17 +109,12 @@ pub enum Built {
     C,
 }
 
-/// `$LUDUS_TOOLS_DIR`, else `$XDG_CACHE_HOME/ludus/tools`, else `~/.cache/ludus/tools`.
+/// `$LUDUS_TOOLS_DIR`, else `tools` in [`crate::cache_dir`]
+/// (`~/.cache/ludus/tools` on Linux), else, without a home folder, in the
+/// temporary folder: a build needs its tools somewhere.
 pub fn default_tools_dir() -> PathBuf {
-    if let Some(d) = std::env::var_os("LUDUS_TOOLS_DIR") {
-        return PathBuf::from(d);
-    }
-    std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
-        .unwrap_or_else(std::env::temp_dir)
-        .join("ludus")
-        .join("tools")
+    crate::cache_dir::cache_subdir("LUDUS_TOOLS_DIR", "tools")
+        .unwrap_or_else(|| std::env::temp_dir().join("ludus").join("tools"))
 }
 
 /// Builds the bot at `source` into `out`: a `.c` file, a `.py` file (a

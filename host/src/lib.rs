@@ -11,6 +11,7 @@
 
 mod digest;
 mod fault;
+mod gzip;
 mod limits;
 pub mod replay;
 mod summary;
@@ -19,6 +20,8 @@ mod summary;
 mod atomic_write;
 #[cfg(feature = "sandbox")]
 pub mod build;
+#[cfg(feature = "sandbox")]
+mod cache_dir;
 #[cfg(feature = "sandbox")]
 pub mod check;
 #[cfg(feature = "sandbox")]
@@ -40,10 +43,13 @@ mod wasi;
 
 pub use digest::{is_sha256_hex, sha256_hex};
 pub use fault::{Fault, FaultKind};
+pub use gzip::{gzip, gzip_best};
 pub use limits::{Limits, FUEL_PER_SECOND};
 pub use replay::{short_id, Divergence, Replay, ReplayError};
 pub use summary::{SeatSummary, Summary};
 
+#[cfg(feature = "sandbox")]
+pub use cache_dir::cache_dir;
 #[cfg(feature = "sandbox")]
 pub use check::{check, CheckError, CheckReport};
 #[cfg(feature = "sandbox")]

@@ -5,7 +5,7 @@ use crate::fault::Fault;
 use crate::limits::Limits;
 use ludus_engine::Outcome;
 use serde::{Deserialize, Serialize};
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 pub const REPLAY_FORMAT: &str = "ludus-replay";
@@ -145,11 +145,7 @@ impl Replay {
         if !gzip {
             return json;
         }
-        let mut enc = flate2::GzBuilder::new()
-            .mtime(0)
-            .write(Vec::new(), flate2::Compression::default());
-        enc.write_all(&json).expect("writing to a Vec");
-        enc.finish().expect("writing to a Vec")
+        crate::gzip(&json)
     }
 
     /// Parses replay bytes (JSON, or gzip of it). Anything that is not a

@@ -213,15 +213,10 @@ impl Default for SandboxOptions {
     }
 }
 
-/// `$LUDUS_CACHE_DIR`, else `$XDG_CACHE_HOME/ludus/modules`, else `~/.cache/ludus/modules`.
+/// `$LUDUS_CACHE_DIR`, else `modules` in [`crate::cache_dir`]
+/// (`~/.cache/ludus/modules` on Linux).
 pub fn default_cache_dir() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("LUDUS_CACHE_DIR") {
-        return Some(PathBuf::from(d));
-    }
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
-    Some(base.join("ludus").join("modules"))
+    crate::cache_dir::cache_subdir("LUDUS_CACHE_DIR", "modules")
 }
 
 /// One per process: the wasmtime engine, the WASI linker, the compiled bots.

@@ -2,9 +2,10 @@
 //! match in a browser (no network, no build step), and the leaderboard page
 //! linking every match's page.
 //!
-//! The page's template, styles and scripts are the files of `assets/`; a
-//! game's renderer is `assets/games/<game>.js`. `docs/viewer.md` specifies
-//! the embedded document and how to add a renderer.
+//! The pages' markup is written with maud in `page` and `site`; their
+//! styles and scripts are the files of `assets/`, and a game's renderer is
+//! `assets/games/<game>.js`. `docs/viewer.md` specifies the embedded
+//! document and how to add a renderer.
 
 pub mod document;
 pub mod page;

@@ -1,13 +1,13 @@
-//! Self-contained HTML pages: the template, styles and scripts of `assets/`
-//! with the document embedded. No network, no build step.
+//! Self-contained HTML pages: the page's markup, written here with maud
+//! (which escapes every value it is given), with the styles and scripts of
+//! `assets/` and the document embedded. No network, no build step.
 
 use crate::document::Document;
 use base64::Engine as _;
 use ludus_host::Replay;
-use std::io::Write;
+use maud::{html, Markup, PreEscaped, DOCTYPE};
 
-/// The page template; `{{title}}`, `{{style}}`, `{{data}}` and `{{scripts}}` are filled in.
-const TEMPLATE: &str = include_str!("../assets/viewer.html");
+/// The styles of every page.
 const STYLE: &str = include_str!("../assets/viewer.css");
 /// The player: loading, controls, charts, logs and the fallback renderer.
 const CORE: &str = include_str!("../assets/viewer.js");
@@ -66,9 +66,9 @@ pub fn replay_page(replay: &Replay, embed: Embed) -> (String, Vec<String>) {
 
 /// A viewer page with no document: it waits for a file to be dropped on it.
 pub fn empty_page() -> String {
-    fill(
+    shell(
         "Ludus replay viewer",
-        r#"<script type="application/json" id="ludus-data" data-encoding="none"></script>"#,
+        html! { script type="application/json" id="ludus-data" data-encoding="none" {} },
     )
 }
 
@@ -78,64 +78,139 @@ fn page(title: &str, json: &str, embed: Embed) -> String {
         Embed::Json => false,
         Embed::Gzip => true,
     };
+    // A script's text is not HTML-escaped (the browser would not unescape
+    // it): base64 has no `<`, and the JSON is made safe for it.
     let data = if gzip {
-        let mut enc = flate2::GzBuilder::new()
-            .mtime(0)
-            .write(Vec::new(), flate2::Compression::best());
-        enc.write_all(json.as_bytes()).expect("writing to a Vec");
-        let bytes = enc.finish().expect("writing to a Vec");
-        format!(
-            r#"<script type="application/octet-stream" id="ludus-data" data-encoding="gzip-base64">{}</script>"#,
-            base64::engine::general_purpose::STANDARD.encode(bytes)
-        )
-    } else {
-        format!(
-            r#"<script type="application/json" id="ludus-data" data-encoding="json">{}</script>"#,
-            script_safe_json(json)
-        )
-    };
-    fill(title, &data)
-}
-
-fn fill(title: &str, data: &str) -> String {
-    let mut scripts = String::new();
-    for (name, source) in [("viewer.js", CORE), ("grid.js", GRID)]
-        .into_iter()
-        .chain(RENDERERS.iter().copied())
-    {
-        scripts.push_str(&format!(
-            "<script data-module=\"{name}\">\n{source}\n</script>\n"
-        ));
-    }
-    let title = escape_html(title);
-    // One pass over the template, so nothing filled in (a bot's name in the
-    // title, say) is ever taken for a slot.
-    let mut out = String::with_capacity(TEMPLATE.len() + data.len() + scripts.len() + STYLE.len());
-    let mut rest = TEMPLATE;
-    while let Some(start) = rest.find("{{") {
-        out.push_str(&rest[..start]);
-        let after = &rest[start..];
-        let slot = ["title", "style", "data", "scripts"]
-            .into_iter()
-            .find(|s| after[2..].starts_with(s) && after[2 + s.len()..].starts_with("}}"));
-        match slot {
-            Some(s) => {
-                out.push_str(match s {
-                    "title" => title.as_str(),
-                    "style" => STYLE,
-                    "data" => data,
-                    _ => scripts.as_str(),
-                });
-                rest = &after[s.len() + 4..];
-            }
-            None => {
-                out.push_str("{{");
-                rest = &after[2..];
+        let base64 = base64::engine::general_purpose::STANDARD
+            .encode(ludus_host::gzip_best(json.as_bytes()));
+        html! {
+            script type="application/octet-stream" id="ludus-data" data-encoding="gzip-base64" {
+                (PreEscaped(base64))
             }
         }
+    } else {
+        html! {
+            script type="application/json" id="ludus-data" data-encoding="json" {
+                (PreEscaped(script_safe_json(json)))
+            }
+        }
+    };
+    shell(title, data)
+}
+
+/// The player's page around `data`, the document's script element. Its
+/// ids and classes are what `assets/viewer.js` and the styles look for.
+fn shell(title: &str, data: Markup) -> String {
+    let scripts = [("viewer.js", CORE), ("grid.js", GRID)]
+        .into_iter()
+        .chain(RENDERERS.iter().copied());
+    html_page(
+        title,
+        html! {
+            body {
+                header class="top" {
+                    h1 id="title" { (title) }
+                    div id="result" class="result" aria-live="polite" {}
+                    label class="open" {
+                        "Open a replay… "
+                        input type="file" id="open-file" accept=".json,.gz,application/json,application/gzip";
+                    }
+                }
+                p id="notes" class="notes" hidden {}
+                main class="viewer" {
+                    section class="stage" {
+                        div class="canvas-wrap" id="canvas-wrap" {
+                            canvas id="board" aria-label="the board at the current turn" {}
+                            div class="drop-hint" id="drop-hint" { "Drop a replay here (.json or .json.gz)" }
+                        }
+                        p id="legend" class="legend" {}
+                        div class="controls" role="toolbar" aria-label="playback" {
+                            button id="btn-home" title="First turn (Home)" aria-label="first turn" { "|◀" }
+                            button id="btn-back" title="Back one turn (←, Shift: 10)" aria-label="back one turn" { "−1" }
+                            button id="btn-play" title="Play or pause (Space)" aria-label="play" { "▶" }
+                            button id="btn-fwd" title="Forward one turn (→, Shift: 10)" aria-label="forward one turn" { "+1" }
+                            button id="btn-end" title="Last turn (End)" aria-label="last turn" { "▶|" }
+                            input type="range" id="scrubber" min="0" max="0" value="0" step="1" aria-label="turn";
+                            span class="turn-label" {
+                                span id="turn" { "0" } " / " span id="last-turn" { "0" }
+                            }
+                            label class="speed" {
+                                "speed "
+                                select id="speed" title="Speed (+ and −)" {
+                                    @for speed in ["0.5", "1", "2", "4", "8", "16"] {
+                                        option value=(speed) selected[speed == "1"] { (speed) "×" }
+                                    }
+                                }
+                            }
+                        }
+                        div id="charts" class="charts" {}
+                    }
+                    aside class="side" {
+                        table id="scoreboard" class="scoreboard" {
+                            thead {
+                                tr {
+                                    th {}
+                                    th class="l" { "seat" }
+                                    th { "score" }
+                                    th { "place" }
+                                    th class="l" { "this turn" }
+                                    th {}
+                                }
+                            }
+                            tbody {}
+                        }
+                        p id="copy-status" class="copy-status" aria-live="polite" {}
+                        section class="log" {
+                            h2 { "Turn log" }
+                            div id="log-tabs" class="tabs" role="tablist" {}
+                            div id="log-body" class="log-body" {}
+                        }
+                        details id="state-panel" class="state" {
+                            summary { "State as seat " select id="state-seat" {} " saw it" }
+                            pre id="state-json" {}
+                        }
+                        details id="match-info" class="match-info" {
+                            summary { "Match" }
+                            dl id="match-facts" {}
+                        }
+                    }
+                }
+                footer class="keys" {
+                    b { "Keys" }
+                    ": Space play/pause · ← → one turn (Shift: ten) · Home End · + − speed · \
+                     click a chart to jump · "
+                    code { "#t=123" }
+                    " in the address opens turn 123 · drop a replay file on the page to watch it."
+                }
+                (data)
+                @for (name, source) in scripts {
+                    script data-module=(name) { (PreEscaped(source)) }
+                }
+                script { (PreEscaped("Ludus.boot();")) }
+            }
+        },
+    )
+}
+
+/// A whole page: the doctype, a head with `title` and the styles, and
+/// `body` (the `body` element).
+pub(crate) fn html_page(title: &str, body: Markup) -> String {
+    let mut page = html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) }
+                style { (PreEscaped(STYLE)) }
+            }
+            (body)
+        }
     }
-    out.push_str(rest);
-    out
+    .into_string();
+    // The pages have always ended in a newline, as text files do.
+    page.push('\n');
+    page
 }
 
 /// JSON that can sit inside a `<script>` element: `<` only ever appears in
@@ -143,13 +218,6 @@ fn fill(title: &str, data: &str) -> String {
 /// `<!--` can reach the HTML parser.
 pub fn script_safe_json(json: &str) -> String {
     json.replace('<', "\\u003c")
-}
-
-pub fn escape_html(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 #[cfg(test)]
@@ -196,20 +264,6 @@ mod tests {
                 source.contains(&format!("game: \"{game}\"")),
                 "{game}.js registers itself as `{game}`"
             );
-        }
-    }
-
-    #[test]
-    fn a_title_that_looks_like_a_slot_stays_text() {
-        let page = fill("{{data}} & {{scripts}}", "DATA");
-        assert_eq!(page.matches("DATA").count(), 1);
-        assert!(page.contains("<title>{{data}} &amp; {{scripts}}"));
-    }
-
-    #[test]
-    fn the_template_has_every_slot() {
-        for slot in ["{{title}}", "{{style}}", "{{data}}", "{{scripts}}"] {
-            assert!(TEMPLATE.contains(slot), "{slot}");
         }
     }
 }

@@ -1,13 +1,11 @@
 //! The leaderboard page and the site around it: the table, each bot's
 //! matches, and a replay page for every match.
 
-use crate::page::{escape_html, replay_page, Embed};
+use crate::page::{html_page, replay_page, Embed};
 use ludus_host::{short_id, Replay};
 use ludus_leaderboard::report::{Leaderboard, MatchLine};
-use std::fmt::Write;
+use maud::{html, Markup};
 use std::path::{Path, PathBuf};
-
-const STYLE: &str = include_str!("../assets/viewer.css");
 
 /// Where a match's files go, relative to the leaderboard page.
 pub fn replay_page_link(match_id: &str) -> String {
@@ -23,121 +21,113 @@ pub fn replay_file_link(match_id: &str) -> String {
 /// match; each match links to its replay page and its replay file.
 pub fn leaderboard_page(lb: &Leaderboard) -> String {
     let title = lb.title();
-    let mut out = String::new();
-    let _ = write!(
-        out,
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-<title>{t}</title>\n<style>\n{STYLE}\n</style></head>\n<body class=\"board-page\">\n<main class=\"leaderboard\">\n\
-<h1>{t}</h1>\n<p>Rated by {r}.</p>\n",
-        t = escape_html(&title),
-        r = escape_html(&lb.rating_system)
-    );
-    out.push_str("<table class=\"ranking\"><caption>Leaderboard</caption><thead><tr>");
-    for (i, h) in lb.headers().iter().enumerate() {
-        let class = if i == 1 { " class=\"l\"" } else { "" };
-        let _ = write!(out, "<th{class}>{}</th>", escape_html(h));
-    }
-    out.push_str("</tr></thead><tbody>\n");
-    for r in &lb.rows {
-        let cells = r.cells();
-        let _ = write!(
-            out,
-            "<tr><td>{}</td><td class=\"l\"><a href=\"#bot-{}\">{} v{}</a> <code title=\"sha256 {}\">{}</code></td>",
-            r.rank,
-            anchor(&r.bot),
-            escape_html(&r.bot),
-            r.version,
-            escape_html(&r.sha256),
-            escape_html(short_id(&r.sha256)),
-        );
-        for c in &cells[2..] {
-            let _ = write!(out, "<td>{}</td>", escape_html(c));
-        }
-        out.push_str("</tr>\n");
-    }
-    out.push_str("</tbody></table>\n");
-    let _ = writeln!(out, "<p class=\"legend\">{}</p>", escape_html(&lb.legend()));
-
-    for r in &lb.rows {
-        let mine: Vec<&MatchLine> = lb
-            .matches
-            .iter()
-            .filter(|m| m.seats.iter().any(|s| s == &r.bot))
-            .collect();
-        let _ = writeln!(
-            out,
-            "<section class=\"bot-matches\" id=\"bot-{}\"><h2>{} v{}: {} matches</h2>",
-            anchor(&r.bot),
-            escape_html(&r.bot),
-            r.version,
-            mine.len()
-        );
-        out.push_str(&match_table(&mine, Some(&r.bot)));
-        out.push_str("</section>\n");
-    }
-    out.push_str("<section><h2>Every match</h2>\n");
-    out.push_str(&match_table(&lb.matches.iter().collect::<Vec<_>>(), None));
-    out.push_str("</section>\n</main>\n</body></html>\n");
-    out
+    html_page(
+        &title,
+        html! {
+            body class="board-page" {
+                main class="leaderboard" {
+                    h1 { (title) }
+                    p { "Rated by " (lb.rating_system) "." }
+                    table class="ranking" {
+                        caption { "Leaderboard" }
+                        thead {
+                            tr {
+                                @for (i, h) in lb.headers().iter().enumerate() {
+                                    th class=[(i == 1).then_some("l")] { (h) }
+                                }
+                            }
+                        }
+                        tbody {
+                            @for r in &lb.rows {
+                                tr {
+                                    td { (r.rank) }
+                                    td class="l" {
+                                        a href={ "#bot-" (anchor(&r.bot)) } { (r.bot) " v" (r.version) }
+                                        " "
+                                        code title={ "sha256 " (r.sha256) } { (short_id(&r.sha256)) }
+                                    }
+                                    // The cells every leaderboard shows, after rank and bot.
+                                    @for cell in &r.cells()[2..] {
+                                        td { (cell) }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    p class="legend" { (lb.legend()) }
+                    @for r in &lb.rows {
+                        @let mine: Vec<&MatchLine> = lb
+                            .matches
+                            .iter()
+                            .filter(|m| m.seats.contains(&r.bot))
+                            .collect();
+                        section class="bot-matches" id={ "bot-" (anchor(&r.bot)) } {
+                            h2 { (r.bot) " v" (r.version) ": " (mine.len()) " matches" }
+                            (match_table(&mine, Some(&r.bot)))
+                        }
+                    }
+                    section {
+                        h2 { "Every match" }
+                        (match_table(&lb.matches.iter().collect::<Vec<_>>(), None))
+                    }
+                }
+            }
+        },
+    )
 }
 
-fn match_table(matches: &[&MatchLine], bot: Option<&str>) -> String {
-    let mut out = String::from(
-        "<table class=\"matches\"><thead><tr><th>#</th><th>seed</th><th class=\"l\">seats (place)</th>",
-    );
-    if bot.is_some() {
-        out.push_str("<th>place</th>");
-    }
-    out.push_str(
-        "<th>turns</th><th class=\"l\">result</th><th class=\"l\">watch</th></tr></thead><tbody>\n",
-    );
-    for m in matches {
-        let seats = m
-            .seats
-            .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                let name = if Some(s.as_str()) == bot {
-                    format!("<b>{}</b>", escape_html(s))
-                } else {
-                    escape_html(s)
-                };
-                match m.placements.get(i) {
-                    Some(p) => format!("{name} ({p})"),
-                    None => name,
+/// A table of `matches`; with `bot`, its name in bold and a column of its
+/// places.
+fn match_table(matches: &[&MatchLine], bot: Option<&str>) -> Markup {
+    html! {
+        table class="matches" {
+            thead {
+                tr {
+                    th { "#" }
+                    th { "seed" }
+                    th class="l" { "seats (place)" }
+                    @if bot.is_some() {
+                        th { "place" }
+                    }
+                    th { "turns" }
+                    th class="l" { "result" }
+                    th class="l" { "watch" }
                 }
-            })
-            .collect::<Vec<_>>()
-            .join(" vs ");
-        let _ = write!(
-            out,
-            "<tr><td>{}</td><td>{}</td><td class=\"l\">{seats}</td>",
-            m.index, m.seed
-        );
-        if let Some(bot) = bot {
-            let places: Vec<String> = m
-                .seats
-                .iter()
-                .zip(&m.placements)
-                .filter(|(s, _)| s.as_str() == bot)
-                .map(|(_, p)| p.to_string())
-                .collect();
-            let _ = write!(out, "<td>{}</td>", places.join(", "));
+            }
+            tbody {
+                @for m in matches {
+                    tr {
+                        td { (m.index) }
+                        td { (m.seed) }
+                        td class="l" {
+                            @for (i, seat) in m.seats.iter().enumerate() {
+                                @if i > 0 { " vs " }
+                                @if Some(seat.as_str()) == bot { b { (seat) } } @else { (seat) }
+                                @if let Some(place) = m.placements.get(i) { " (" (place) ")" }
+                            }
+                        }
+                        @if let Some(bot) = bot {
+                            @let places: Vec<String> = m
+                                .seats
+                                .iter()
+                                .zip(&m.placements)
+                                .filter(|(s, _)| s.as_str() == bot)
+                                .map(|(_, p)| p.to_string())
+                                .collect();
+                            td { (places.join(", ")) }
+                        }
+                        td { (m.turns) }
+                        td class="l" { (m.reason) }
+                        td class="l" {
+                            a href=(replay_page_link(&m.match_id)) { "replay " (short_id(&m.match_id)) }
+                            " "
+                            a class="raw" href=(replay_file_link(&m.match_id)) { "json" }
+                        }
+                    }
+                }
+            }
         }
-        let _ = writeln!(
-            out,
-            "<td>{}</td><td class=\"l\">{}</td><td class=\"l\"><a href=\"{}\">replay {}</a> \
-<a class=\"raw\" href=\"{}\">json</a></td></tr>",
-            m.turns,
-            escape_html(&m.reason),
-            escape_html(&replay_page_link(&m.match_id)),
-            escape_html(short_id(&m.match_id)),
-            escape_html(&replay_file_link(&m.match_id))
-        );
     }
-    out.push_str("</tbody></table>\n");
-    out
 }
 
 /// An HTML id from a bot name (names may hold anything).
@@ -208,4 +198,72 @@ pub fn write_site(
         pages,
         notes,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ludus_leaderboard::report::{Results, Row};
+
+    /// Two bots, `name` first, and their match.
+    fn fixture(name: &str) -> Leaderboard {
+        let row = |bot: &str, rank| Row {
+            rank,
+            bot: bot.into(),
+            version: 1,
+            sha256: "ab".repeat(32),
+            rating: 12.34,
+            interval: 5.0,
+            elo: 1500.4,
+            games: 1,
+            owner: None,
+            results: Some(Results {
+                wins: 2 - rank,
+                draws: 0,
+                losses: rank - 1,
+                score: 3.0,
+                score_pct: 50.0,
+                faults: 0,
+            }),
+        };
+        Leaderboard {
+            ladder: Some(1),
+            game: "planet-wars".into(),
+            kind: "round-robin".into(),
+            players: 2,
+            rounds: 1,
+            seed: 7,
+            played: 1,
+            scheduled: 1,
+            rated: 1,
+            rating_system: "Elo".into(),
+            score_unit: "ships".into(),
+            rows: vec![row(name, 1), row("plain", 2)],
+            matches: vec![MatchLine {
+                index: 0,
+                seed: 7,
+                seats: vec![name.into(), "plain".into()],
+                placements: vec![1, 2],
+                turns: 10,
+                reason: "<i>won</i>".into(),
+                match_id: "cd".repeat(32),
+            }],
+        }
+    }
+
+    #[test]
+    fn a_bot_name_is_text_in_the_leaderboard_page() {
+        let name = r#"<b>"Tom" & Jerry's</b>"#;
+        let page = leaderboard_page(&fixture(name));
+        // `'` stays as it is: every attribute is quoted with `"`.
+        let escaped = "&lt;b&gt;&quot;Tom&quot; &amp; Jerry's&lt;/b&gt;";
+        assert!(!page.contains(name), "{page}");
+        let anchor = anchor(name);
+        assert!(page.contains(&format!("<a href=\"#bot-{anchor}\">{escaped} v1</a>")));
+        assert!(page.contains(&format!(
+            "id=\"bot-{anchor}\"><h2>{escaped} v1: 1 matches</h2>"
+        )));
+        assert!(page.contains(&format!("<b>{escaped}</b> (1) vs plain (2)")));
+        assert!(page.contains("&lt;i&gt;won&lt;/i&gt;"));
+    }
 }

@@ -293,3 +293,17 @@ fn auto_embeds_long_matches_compressed() {
     let page = replay_page(&long, Embed::Auto).0;
     assert!(page.contains("data-encoding=\"gzip-base64\""));
 }
+
+#[test]
+fn a_bot_name_is_text_in_the_title() {
+    let mut replay = engine_replay(8, 2, 5, quiet);
+    let name = r#"<b>"Tom" & Jerry's</b>"#;
+    replay.seats[0].name = name.into();
+    let page = replay_page(&replay, Embed::Json).0;
+    // `'` stays as it is: every attribute is quoted with `"`.
+    let title = "planet-wars: &lt;b&gt;&quot;Tom&quot; &amp; Jerry's&lt;/b&gt; vs bot1 (seed 8)";
+    assert!(page.contains(&format!("<title>{title}</title>")), "{page}");
+    assert!(page.contains(&format!("<h1 id=\"title\">{title}</h1>")));
+    assert!(!page.contains(name));
+    assert_eq!(embedded(&page)["replay"]["seats"][0]["name"], name);
+}

@@ -95,16 +95,5 @@ fn result_of(job: &Job, replay: &ludus_host::Replay) -> (MatchResult, Vec<u8>) {
         aborted: replay.aborted.clone(),
         replay_sha256: ludus_host::sha256_hex(&json),
     };
-    (result, gzip(&json))
-}
-
-/// Gzip as replays are written: no timestamp, so the same replay is the
-/// same bytes.
-fn gzip(json: &[u8]) -> Vec<u8> {
-    use std::io::Write;
-    let mut enc = flate2::GzBuilder::new()
-        .mtime(0)
-        .write(Vec::new(), flate2::Compression::default());
-    enc.write_all(json).expect("writing to a Vec");
-    enc.finish().expect("writing to a Vec")
+    (result, ludus_host::gzip(&json))
 }

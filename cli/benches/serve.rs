@@ -98,8 +98,10 @@ fn wrk(url: &str, seconds: u64) -> String {
 /// Matches of the ladder with a result.
 fn played(db: &Path) -> u32 {
     let store = Store::connect_existing(&Location::File(db.to_path_buf())).unwrap();
-    match store.find_continuous_ladder("planet-wars").unwrap() {
-        Some(id) => store.schedule_len(id).unwrap() - store.remaining(id).unwrap(),
+    match store.ladders().continuous("planet-wars").unwrap() {
+        Some(id) => {
+            store.ladders().schedule_len(id).unwrap() - store.queue().remaining(id).unwrap()
+        }
         None => 0,
     }
 }
@@ -196,12 +198,9 @@ fn serving_the_example_ladder(dir: &Path, seconds: u64) -> Vec<u8> {
     drop(serving);
 
     let store = Store::connect_existing(&Location::File(db)).unwrap();
-    let id = store
-        .find_continuous_ladder("planet-wars")
-        .unwrap()
-        .unwrap();
-    let first = &store.results(id).unwrap()[0];
-    store.replay(&first.match_id).unwrap().unwrap()
+    let id = store.ladders().continuous("planet-wars").unwrap().unwrap();
+    let first = &store.results().all(id).unwrap()[0];
+    store.results().replay(&first.match_id).unwrap().unwrap()
 }
 
 /// Sequential GETs of `url`: median and slowest, in ms.

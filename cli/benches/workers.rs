@@ -117,8 +117,8 @@ fn workers_on(dir: &Path, db: &str, workers: usize, threads: usize) -> f64 {
     // Until the last result is in: a worker left without a match to claim
     // looks again only every two seconds (the default lease's poll).
     let watcher = Store::connect_existing(&Location::parse(db)).unwrap();
-    let id = watcher.latest_ladder(None).unwrap().expect("a ladder");
-    while watcher.remaining(id).unwrap() > 0 {
+    let id = watcher.ladders().latest(None).unwrap().expect("a ladder");
+    while watcher.queue().remaining(id).unwrap() > 0 {
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
     let secs = start.elapsed().as_secs_f64();
@@ -132,6 +132,6 @@ fn workers_on(dir: &Path, db: &str, workers: usize, threads: usize) -> f64 {
 
 fn results(db: &str) -> usize {
     let store = Store::connect_existing(&Location::parse(db)).unwrap();
-    let id = store.latest_ladder(None).unwrap().expect("a ladder");
-    store.results(id).unwrap().len()
+    let id = store.ladders().latest(None).unwrap().expect("a ladder");
+    store.results().all(id).unwrap().len()
 }

@@ -56,8 +56,8 @@ fn one_process(dir: &Path, db: &str) {
 /// and its leaderboard as JSON.
 fn outcome(dir: &Path, db: &str) -> (Vec<MatchResult>, String) {
     let store = Store::connect_existing(&Location::parse(db)).unwrap();
-    let id = store.latest_ladder(None).unwrap().expect("a ladder");
-    let results = store.results(id).unwrap();
+    let id = store.ladders().latest(None).unwrap().expect("a ladder");
+    let results = store.results().all(id).unwrap();
     let o = ludus(&["leaderboard", "--format", "json", "--db", db], dir);
     assert!(o.status.success(), "{}", text(&o));
     (results, String::from_utf8(o.stdout).unwrap())
@@ -65,8 +65,8 @@ fn outcome(dir: &Path, db: &str) -> (Vec<MatchResult>, String) {
 
 fn results_in(db: &str) -> usize {
     let store = Store::connect_existing(&Location::parse(db)).unwrap();
-    match store.latest_ladder(None).unwrap() {
-        Some(id) => store.results(id).unwrap().len(),
+    match store.ladders().latest(None).unwrap() {
+        Some(id) => store.results().all(id).unwrap().len(),
         None => 0,
     }
 }

@@ -101,11 +101,11 @@ fn rated_leaderboard(server: &Serving, bots: usize) -> String {
     let rows = lb["rows"].as_array().unwrap();
     assert_eq!(rows.len(), bots, "{lb}");
     assert!(
-        rows.iter().all(|r| r["matches"].as_u64().unwrap() > 0),
+        rows.iter().all(|r| r["games"].as_u64().unwrap() > 0),
         "a bot starved: {lb}"
     );
     assert!(
-        rows.iter().any(|r| r["rating"].as_f64().unwrap() != 1500.0),
+        rows.iter().any(|r| r["elo"].as_f64().unwrap() != 1500.0),
         "{lb}"
     );
     assert!(rows.iter().all(|r| r["owner"] == "alice"));

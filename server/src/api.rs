@@ -62,7 +62,7 @@ pub async fn me(Account(a): Account) -> Json<Me> {
 /// Every game, with the size of its ladder.
 #[utoipa::path(get, path = "/api/games", responses((status = 200, body = [GameSummary])))]
 pub async fn games(State(state): State<AppState>) -> Result<Json<Vec<GameSummary>>, ApiError> {
-    Ok(Json(state.with_store(|s| views::games(s)).await?))
+    Ok(Json(state.with_store(views::games).await?))
 }
 
 /// The leaderboard of a game: the latest version of every bot not retired,
@@ -76,7 +76,9 @@ pub async fn leaderboard(
     Path(game): Path<String>,
 ) -> Result<Json<Leaderboard>, ApiError> {
     Ok(Json(
-        state.with_store(move |s| views::leaderboard(s, &game)).await?,
+        state
+            .with_store(move |s| views::leaderboard(s, &game))
+            .await?,
     ))
 }
 

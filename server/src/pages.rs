@@ -19,14 +19,16 @@ fn page<T>(result: Result<T, ApiError>, render: impl FnOnce(&T) -> Html<String>)
 }
 
 pub async fn index(State(state): State<AppState>) -> Response {
-    page(state.with_store(|s| views::games(s)).await, |g| {
+    page(state.with_store(views::games).await, |g| {
         templates::games(g)
     })
 }
 
 pub async fn game(State(state): State<AppState>, Path(game): Path<String>) -> Response {
     page(
-        state.with_store(move |s| views::leaderboard(s, &game)).await,
+        state
+            .with_store(move |s| views::leaderboard(s, &game))
+            .await,
         templates::game,
     )
 }

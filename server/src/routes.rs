@@ -51,5 +51,8 @@ pub fn router(state: AppState) -> Router {
 /// A body limit of `bytes`, announced or not: axum's own default limit
 /// off, so that this one is the only one.
 fn body_limit(bytes: usize) -> tower::layer::util::Stack<DefaultBodyLimit, RequestBodyLimitLayer> {
-    tower::layer::util::Stack::new(DefaultBodyLimit::disable(), RequestBodyLimitLayer::new(bytes))
+    tower::layer::util::Stack::new(
+        DefaultBodyLimit::disable(),
+        RequestBodyLimitLayer::new(bytes),
+    )
 }

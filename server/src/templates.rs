@@ -173,53 +173,53 @@ fn chart(view: &BotView) -> Markup {
 /// A bot's page: its versions, rating chart, recent matches, head to head.
 pub fn bot(v: &BotView) -> Html<String> {
     layout(
-            &format!("bot {}", v.name),
-            html! {
-                p {
-                    "Plays " a href={ "/games/" (url_part(&v.game)) } { (v.game) }
-                    @if let Some(o) = &v.owner { "; uploaded by " (o) }
-                    @if v.retired { "; retired" }
-                    ". Turns with a fault: " (v.fault_turns) "."
-                }
-                h2 { "Rating" }
-                (chart(v))
-                h2 { "Versions" }
-                table {
-                    tr { th { "version" } th { "sha256" } th { "submitted" } th.num { "Elo" } }
-                    @for ver in &v.versions {
-                        tr {
-                            td { "v" (ver.version) }
-                            td { code { (ver.sha256.get(..16).unwrap_or(&ver.sha256)) } }
-                            td { (ver.submitted_at) }
-                            td.num { (ver.rating.map(|r| format!("{r:.1}")).unwrap_or_default()) }
-                        }
+        &format!("bot {}", v.name),
+        html! {
+            p {
+                "Plays " a href={ "/games/" (url_part(&v.game)) } { (v.game) }
+                @if let Some(o) = &v.owner { "; uploaded by " (o) }
+                @if v.retired { "; retired" }
+                ". Turns with a fault: " (v.fault_turns) "."
+            }
+            h2 { "Rating" }
+            (chart(v))
+            h2 { "Versions" }
+            table {
+                tr { th { "version" } th { "sha256" } th { "submitted" } th.num { "Elo" } }
+                @for ver in &v.versions {
+                    tr {
+                        td { "v" (ver.version) }
+                        td { code { (ver.sha256.get(..16).unwrap_or(&ver.sha256)) } }
+                        td { (ver.submitted_at) }
+                        td.num { (ver.rating.map(|r| format!("{r:.1}")).unwrap_or_default()) }
                     }
                 }
-                h2 { "Recent matches" }
-                table {
-                    tr { th { "#" } th { "seats" } th { "placements" } th { "faults" } th { "ended" } }
-                    @for m in &v.recent {
-                        tr {
-                            td { a href={ "/matches/" (url_part(&m.match_id)) } { (m.index) } }
-                            td { (m.seats.join(" vs ")) }
-                            td { (m.placements.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" / ")) }
-                            td { (m.faults.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" / ")) }
-                            td { (m.aborted.as_deref().unwrap_or(&m.reason)) }
-                        }
+            }
+            h2 { "Recent matches" }
+            table {
+                tr { th { "#" } th { "seats" } th { "placements" } th { "faults" } th { "ended" } }
+                @for m in &v.recent {
+                    tr {
+                        td { a href={ "/matches/" (url_part(&m.match_id)) } { (m.index) } }
+                        td { (m.seats.join(" vs ")) }
+                        td { (m.placements.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" / ")) }
+                        td { (m.faults.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" / ")) }
+                        td { (m.aborted.as_deref().unwrap_or(&m.reason)) }
                     }
                 }
-                h2 { "Head to head" }
-                table {
-                    tr { th { "opponent" } th.num { "won" } th.num { "lost" } th.num { "drawn" } }
-                    @for o in &v.head_to_head {
-                        tr {
-                            td { a href={ "/bots/" (url_part(&o.opponent)) } { (o.opponent) } }
-                            td.num { (o.wins) } td.num { (o.losses) } td.num { (o.draws) }
-                        }
+            }
+            h2 { "Head to head" }
+            table {
+                tr { th { "opponent" } th.num { "won" } th.num { "lost" } th.num { "drawn" } }
+                @for o in &v.head_to_head {
+                    tr {
+                        td { a href={ "/bots/" (url_part(&o.opponent)) } { (o.opponent) } }
+                        td.num { (o.wins) } td.num { (o.losses) } td.num { (o.draws) }
                     }
                 }
-            },
-        )
+            }
+        },
+    )
 }
 
 /// The sign-in form.

@@ -232,4 +232,3 @@ pub fn replay(store: &Store, id: &str, viewer: Option<&Account>) -> Result<Repla
     }
     Ok(replay)
 }
-

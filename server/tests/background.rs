@@ -95,21 +95,21 @@ async fn a_four_seat_game_is_scheduled_played_and_rated_in_tables_of_four() {
     s.stop(background).await;
 
     let rows = lb["rows"].as_array().unwrap();
-    let ranked: BTreeSet<&str> = rows.iter().map(|r| r["name"].as_str().unwrap()).collect();
+    let ranked: BTreeSet<&str> = rows.iter().map(|r| r["bot"].as_str().unwrap()).collect();
     assert_eq!(ranked, names.iter().map(String::as_str).collect(), "{lb}");
     assert!(
-        rows.iter().all(|r| r["matches"].as_u64().unwrap() >= 16),
+        rows.iter().all(|r| r["games"].as_u64().unwrap() >= 16),
         "{lb}"
     );
     assert!(
-        rows.iter().any(|r| r["rating"].as_f64().unwrap() != 1500.0),
+        rows.iter().any(|r| r["elo"].as_f64().unwrap() != 1500.0),
         "{lb}"
     );
 
     // Every stored match seats four different bots, each bot in every seat.
     let store = Store::connect_existing(&s.db).unwrap();
-    let ladder = store.find_continuous_ladder(FOUR_SEATS).unwrap().unwrap();
-    let schedule = store.schedule(ladder).unwrap();
+    let ladder = store.ladders().continuous(FOUR_SEATS).unwrap().unwrap();
+    let schedule = store.ladders().schedule(ladder).unwrap();
     assert!(schedule.len() >= 16);
     for m in &schedule {
         let distinct: BTreeSet<_> = m.seats.iter().collect();

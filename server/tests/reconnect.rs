@@ -18,10 +18,8 @@ fn the_server_connects_again_after_the_database_closed_its_connection() {
     let cluster = ludus_testkit::postgres::shared();
     let url = cluster.create_database();
     let db = Location::Postgres(url.clone());
-    let mut store = Store::connect(&db).unwrap();
-    let token = auth::add_user(&mut store, "alice", "2026-01-01T00:00:00Z")
-        .unwrap()
-        .unwrap();
+    let store = Store::connect(&db).unwrap();
+    let token = auth::add_user(&store, "alice").unwrap().unwrap();
     let mut config = ServerConfig::new(db);
     config.workers = 0;
     let state = AppState::new(config, store, Arc::new(Sandbox::new().unwrap()));

@@ -18,18 +18,18 @@ const SCRIPT: &str = "<script>alert(1)</script>";
 impl Server {
     /// Schedules the ladder and plays it out in this thread.
     fn play(&self) {
-        let mut store = Store::connect(&self.db).unwrap();
+        let store = Store::connect(&self.db).unwrap();
         let game = ludus_engine::registry::info("planet-wars").unwrap();
         let config = ContinuousConfig {
             pending: 6,
             ..ContinuousConfig::default()
         };
-        continuous::top_up(&mut store, game, &config).unwrap();
+        continuous::top_up(&store, game, &config).unwrap();
         let options = WorkerOptions {
             until_idle: true,
             ..WorkerOptions::new(2)
         };
-        worker::work(&mut store, self.state.sandbox(), &options, |_| {}).unwrap();
+        worker::work(&store, self.state.sandbox(), &options, |_| {}).unwrap();
     }
 }
 
@@ -242,7 +242,7 @@ async fn ladder_pages_escape_names_and_logs_are_private_to_the_owner() {
         .any(|g| g["id"] == "planet-wars" && g["bots"] == 2));
 
     let escaped = "&lt;script&gt;alert(1)&lt;/script&gt;";
-    let bot_uri = format!("/bots/{}", ludus_server::pages::url_part(SCRIPT));
+    let bot_uri = format!("/bots/{}", ludus_server::templates::url_part(SCRIPT));
     for uri in ["/", "/games/planet-wars", bot_uri.as_str()] {
         let (status, page) = s.get(uri, None).await;
         assert_eq!(status, StatusCode::OK, "{uri}");
@@ -253,7 +253,7 @@ async fn ladder_pages_escape_names_and_logs_are_private_to_the_owner() {
     }
     let (_, body) = s
         .get(
-            &format!("/api/bots/{}", ludus_server::pages::url_part(SCRIPT)),
+            &format!("/api/bots/{}", ludus_server::templates::url_part(SCRIPT)),
             None,
         )
         .await;
@@ -325,15 +325,13 @@ async fn bot_and_match_pages_of_a_large_ladder_show_the_right_matches() {
     }
     s.play();
     let mut store = Store::connect(&s.db).unwrap();
-    let ladder = store
-        .find_continuous_ladder("planet-wars")
-        .unwrap()
-        .unwrap();
+    let ladder = store.ladders().continuous("planet-wars").unwrap().unwrap();
     let replay = store
-        .replay(&store.results(ladder).unwrap()[0].match_id)
+        .results()
+        .replay(&store.results().all(ladder).unwrap()[0].match_id)
         .unwrap()
         .unwrap();
-    let start = store.schedule_len(ladder).unwrap();
+    let start = store.ladders().schedule_len(ladder).unwrap();
     const BOTS: usize = 12;
     const MATCHES: u32 = 3000;
     let (_, first) =
@@ -360,13 +358,13 @@ async fn bot_and_match_pages_of_a_large_ladder_show_the_right_matches() {
         }] += 1;
     }
     // Elo after each of its matches, from the whole stored ladder.
-    let record = store.ladder(ladder).unwrap();
-    let schedule = store.schedule(ladder).unwrap();
+    let record = store.ladders().get(ladder).unwrap();
+    let schedule = store.ladders().schedule(ladder).unwrap();
     let mut elo =
         ludus_leaderboard::ratings::elo::EloLadder::new(record.bots.len(), Default::default())
             .unwrap();
     let mut history = Vec::new();
-    for r in store.results(ladder).unwrap() {
+    for r in store.results().all(ladder).unwrap() {
         if r.aborted.is_some() {
             continue;
         }
@@ -436,10 +434,22 @@ async fn bot_and_match_pages_of_a_large_ladder_show_the_right_matches() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|r| r["name"] == "bot-003")
+        .find(|r| r["bot"] == "bot-003")
         .unwrap();
-    assert_eq!(row["matches"].as_u64(), Some(mine.len() as u64));
-    assert_eq!(row["rating"].as_f64(), history.last().copied());
+    assert_eq!(row["games"].as_u64(), Some(mine.len() as u64));
+    assert_eq!(row["elo"].as_f64(), history.last().copied());
+    // Ranked as every leaderboard is, by the system it names.
+    assert!(
+        lb["rating_system"].as_str().unwrap().starts_with("Bradley"),
+        "{body}"
+    );
+    let ratings: Vec<f64> = lb["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["rating"].as_f64().unwrap())
+        .collect();
+    assert!(ratings.windows(2).all(|w| w[0] >= w[1]), "{ratings:?}");
 
     // Its latest match, by a prefix of its id, and its page.
     let id = ludus_host::sha256_hex(format!("synthetic/{ladder}/{}", start + k).as_bytes());
@@ -475,20 +485,17 @@ async fn a_continuous_ladder_keeps_the_game_config_it_was_created_with() {
         let (status, body) = s.upload(name, Some(token), bot(name, false)).await;
         assert_eq!(status, StatusCode::CREATED, "{body}");
     }
-    let mut store = Store::connect(&s.db).unwrap();
+    let store = Store::connect(&s.db).unwrap();
     let game = ludus_engine::registry::info("planet-wars").unwrap();
-    continuous::top_up(&mut store, game, &s.state.config().continuous).unwrap();
+    continuous::top_up(&store, game, &s.state.config().continuous).unwrap();
     let options = WorkerOptions {
         until_idle: true,
         ..WorkerOptions::new(2)
     };
-    worker::work(&mut store, s.state.sandbox(), &options, |_| {}).unwrap();
-    let ladder = store
-        .find_continuous_ladder("planet-wars")
-        .unwrap()
-        .unwrap();
-    assert_eq!(store.ladder(ladder).unwrap().config, short);
-    let results = store.results(ladder).unwrap();
+    worker::work(&store, s.state.sandbox(), &options, |_| {}).unwrap();
+    let ladder = store.ladders().continuous("planet-wars").unwrap().unwrap();
+    assert_eq!(store.ladders().get(ladder).unwrap().config, short);
+    let results = store.results().all(ladder).unwrap();
     assert!(!results.is_empty());
     assert!(results.iter().all(|r| r.turns == 7), "{results:?}");
     drop(store);

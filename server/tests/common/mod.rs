@@ -49,14 +49,10 @@ pub struct Server {
 pub fn server(configure: impl FnOnce(&mut ServerConfig)) -> Server {
     let dir = tempfile::tempdir().unwrap();
     let db = Location::File(dir.path().join("ludus.db"));
-    let mut store = Store::connect(&db).unwrap();
-    let alice = auth::add_user(&mut store, "alice", "2026-01-01T00:00:00Z")
-        .unwrap()
-        .unwrap();
-    let bob = auth::add_user(&mut store, "bob", "2026-01-01T00:00:00Z")
-        .unwrap()
-        .unwrap();
-    assert!(auth::add_user(&mut store, "bob", "now").unwrap().is_none());
+    let store = Store::connect(&db).unwrap();
+    let alice = auth::add_user(&store, "alice").unwrap().unwrap();
+    let bob = auth::add_user(&store, "bob").unwrap().unwrap();
+    assert!(auth::add_user(&store, "bob").unwrap().is_none());
     let mut config = ServerConfig::new(db.clone());
     config.workers = 0;
     configure(&mut config);
@@ -129,7 +125,7 @@ impl Server {
     ) -> (StatusCode, String) {
         let uri = format!(
             "/api/bots?name={}&game={game}",
-            ludus_server::pages::url_part(name)
+            ludus_server::templates::url_part(name)
         );
         self.post(&uri, token, wasm).await
     }

@@ -8,7 +8,7 @@
 //! first seat has a faulted turn in every third match.
 
 use ludus_leaderboard::continuous::{self, ContinuousConfig};
-use ludus_leaderboard::ladder::apply_ratings;
+use ludus_leaderboard::ratings;
 use ludus_leaderboard::store::{MatchResult, Needs, Store};
 use std::time::Duration;
 
@@ -57,7 +57,8 @@ pub fn populate(
     let limits = serde_json::to_value(&config.limits).unwrap();
     let needs = Needs::of_this_build(game.rules_version);
     let ladder = store
-        .continuous_ladder(
+        .ladders()
+        .ensure_continuous(
             game.id,
             2,
             config.seed,
@@ -69,15 +70,17 @@ pub fn populate(
     let mut first = None;
     for i in 0..bots {
         let b = store
+            .bots()
             .submit(&bot_name(i), game.id, wasm, &sha, "2026-12-01T00:00:00Z")
             .unwrap()
             .bot;
-        let p = store.add_ladder_bot(ladder, &b).unwrap();
+        let p = store.ladders().add_bot(ladder, &b).unwrap();
         first.get_or_insert(p);
     }
     let first = first.unwrap();
-    let start = store.schedule_len(ladder).unwrap();
+    let start = store.ladders().schedule_len(ladder).unwrap();
     let worker = store
+        .queue()
         .register_worker(1, Some(ladder), Duration::from_secs(600))
         .unwrap();
     let replay_sha256 =
@@ -89,7 +92,7 @@ pub fn populate(
         let chunk: Vec<_> = (k..k + n)
             .map(|k| continuous::scheduled(start + k, seats(k, first, bots), config.seed, game))
             .collect();
-        store.append_matches(ladder, &chunk).unwrap();
+        store.ladders().append(ladder, &chunk).unwrap();
         for m in &chunk {
             let (placements, faults) = outcome(m.index - start, &m.seats);
             let result = MatchResult {
@@ -105,11 +108,14 @@ pub fn populate(
                 aborted: None,
                 replay_sha256: replay_sha256.clone(),
             };
-            store.commit(worker, ladder, &result, replay_gz).unwrap();
+            store
+                .queue()
+                .commit(worker, ladder, &result, replay_gz)
+                .unwrap();
         }
         k += n;
     }
-    store.stop_worker(worker).unwrap();
-    apply_ratings(store, ladder).unwrap();
+    store.queue().stop_worker(worker).unwrap();
+    ratings::apply(store, ladder).unwrap();
     (ladder, first)
 }

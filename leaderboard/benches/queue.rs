@@ -199,12 +199,12 @@ fn workers_on(location: &Location, workers: usize) -> (f64, f64) {
 /// How a worker's result goes in and its next match comes out.
 #[derive(Clone, Copy, Debug)]
 enum Step {
-    /// `Store::commit_and_claim`: one statement on PostgreSQL.
+    /// `Queue::commit_and_claim`: one statement on PostgreSQL.
     Fused,
-    /// `Store::commit_many_and_claim` of this many results (and a claim of
+    /// `Queue::commit_many_and_claim` of this many results (and a claim of
     /// as many matches): a worker whose results come close together.
     Batched(usize),
-    /// `Store::commit`, then `Store::claim`.
+    /// `Queue::commit`, then `Queue::claim`.
     Separate,
 }
 

@@ -291,11 +291,7 @@ pub fn leaderboard(store: &Store, id: i64) -> Result<Leaderboard, Error> {
             MatchLine {
                 index: r.index,
                 seed: m.seed,
-                seats: m
-                    .seats
-                    .iter()
-                    .map(|&b| record.bots[b].name.clone())
-                    .collect(),
+                seats: seat_names(&record, &m.seats),
                 placements: r.placements.clone(),
                 turns: r.turns,
                 reason: r.aborted.clone().unwrap_or_else(|| r.reason.clone()),
@@ -306,6 +302,11 @@ pub fn leaderboard(store: &Store, id: i64) -> Result<Leaderboard, Error> {
     board.played = results.len();
     board.scheduled = schedule.len();
     Ok(board)
+}
+
+/// The names of the bots in `seats` (ladder positions), in seat order.
+fn seat_names(record: &LadderRecord, seats: &[usize]) -> Vec<String> {
+    seats.iter().map(|&b| record.bots[b].name.clone()).collect()
 }
 
 /// The latest version of every stored bot, game by game, by name.
@@ -378,11 +379,7 @@ pub fn list_matches(
         .map(|(m, result)| ListedMatch {
             index: m.index,
             seed: m.seed,
-            seats: m
-                .seats
-                .iter()
-                .map(|&b| record.bots[b].name.clone())
-                .collect(),
+            seats: seat_names(&record, &m.seats),
             played: result.map(|r| Played {
                 placements: r.placements,
                 turns: r.turns,

@@ -20,9 +20,9 @@
 pub mod api;
 pub mod auth;
 pub mod client;
-mod commands;
+pub mod commands;
 pub mod dto;
-mod error;
+pub mod error;
 pub mod pages;
 pub mod routes;
 pub mod scheduler;

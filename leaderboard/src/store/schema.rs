@@ -19,7 +19,7 @@
 //!   seat of each match by bot, with its bot's Elo after the match once it
 //!   is rated; each ladder bot's counts of scheduled and rated matches;
 //!   results by match id. Filled in code for databases written before
-//!   ([`super::platform::index_seats`]).
+//!   (`super::legacy`).
 //! - V6: on PostgreSQL, replays (gzip already) are stored out of line
 //!   without a second compression; no change on SQLite.
 //!

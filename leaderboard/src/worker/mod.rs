@@ -1,15 +1,15 @@
 //! A worker: the loop that plays a database's scheduled matches, alone or
 //! beside other processes and machines. It claims as many matches as it
 //! has threads (and a few more, waiting in its queue), plays them on rayon
-//! threads ([`play`]), commits each result with its replay as it arrives
-//! (results that come close together go in together, see [`batch`]),
+//! threads (`play`), commits each result with its replay as it arrives
+//! (results that come close together go in together, see `batch`),
 //! renews its leases and heartbeat every third of a lease, and applies the
-//! ratings of the finished prefix now and then ([`pace`]). Processes never
+//! ratings of the finished prefix now and then (`pace`). Processes never
 //! talk to each other: they meet in the database ([`crate::store::queue`]).
 //!
 //! Bots are fetched from the database by sha256 and checked against it
 //! before they run; each worker compiles a bot once (and keeps it in the
-//! module cache of its machine) ([`known`]).
+//! module cache of its machine) (`known`).
 //!
 //! [`work`] is the one way matches of the queue are played: by `ludus
 //! worker`, by `ludus ladder run` (through [`crate::ladder::run`]) and by

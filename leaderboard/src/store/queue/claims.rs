@@ -202,7 +202,7 @@ impl Queue<'_> {
         })
     }
 
-    /// [`Store::claim`] on PostgreSQL: one round trip, its own transaction.
+    /// [`Queue::claim`] on PostgreSQL: one round trip, its own transaction.
     fn claim_in_one_statement(
         &self,
         worker: i64,

@@ -152,8 +152,8 @@ impl Queue<'_> {
         Ok(committed.pop().expect("one result, one answer"))
     }
 
-    /// Commits a result to `ladder` as [`Store::commit`] does, and claims
-    /// `next` as [`Store::claim`] does (from the same ladder or another): a
+    /// Commits a result to `ladder` as [`Queue::commit`] does, and claims
+    /// `next` as [`Queue::claim`] does (from the same ladder or another): a
     /// worker's step when one of its threads finishes a match.
     pub fn commit_and_claim(
         &self,
@@ -169,8 +169,8 @@ impl Queue<'_> {
     }
 
     /// Commits results of `ladder`'s matches (each with its replay, gzip)
-    /// as [`Store::commit`] does, what became of each in their order, and
-    /// claims `next` as [`Store::claim`] does. On PostgreSQL the results
+    /// as [`Queue::commit`] does, what became of each in their order, and
+    /// claims `next` as [`Queue::claim`] does. On PostgreSQL the results
     /// that are their matches' first (the usual case) and the claim are one
     /// statement, one round trip, one transaction: a worker that commits
     /// several results at once pays for the statement once. A result that
@@ -216,7 +216,7 @@ impl Queue<'_> {
         Ok((committed, claimed))
     }
 
-    /// [`Store::commit`] in a transaction that reads the match first, so
+    /// [`Queue::commit`] in a transaction that reads the match first, so
     /// that a result arriving twice is compared with the one kept.
     fn commit_compared(
         &self,
@@ -283,7 +283,7 @@ impl Queue<'_> {
         .and_then(|r| r)
     }
 
-    /// [`Store::commit`] of matches' first results on PostgreSQL, with the
+    /// [`Queue::commit`] of matches' first results on PostgreSQL, with the
     /// claim of up to `n` more matches: the replays, the results, the
     /// matches' state, the worker's count and the claim in one statement,
     /// one round trip, its own transaction. Returns the indices whose

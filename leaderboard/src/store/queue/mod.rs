@@ -15,8 +15,8 @@
 //! Workers record heartbeats (host, pid, threads, matches played, last
 //! seen), from which `ladder status` reads who is playing.
 //!
-//! The queue's parts: [`claims`], [`commits`], [`workers`] (registry and
-//! heartbeats), [`status`].
+//! The queue's parts, a file each: `claims`, `commits`, `workers` (registry and
+//! heartbeats), `status`.
 
 mod claims;
 mod commits;

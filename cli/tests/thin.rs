@@ -9,20 +9,53 @@ use std::path::{Path, PathBuf};
 
 /// What `cli/src` must not do, and where that work belongs.
 const FORBIDDEN: &[(&str, &str)] = &[
-    (".queue()", "the queue is worked by ludus_leaderboard::worker and ::ladder"),
-    (".ladders()", "ladders are read and made by ludus_leaderboard::ladder"),
-    (".results()", "results are read by ludus_leaderboard::report and ::lookup"),
-    (".bots()", "bots are listed by ludus_leaderboard::report and stored by ::submit"),
-    (".ratings()", "ratings are applied and recomputed by ludus_leaderboard::ratings"),
+    (
+        ".queue()",
+        "the queue is worked by ludus_leaderboard::worker and ::ladder",
+    ),
+    (
+        ".ladders()",
+        "ladders are read and made by ludus_leaderboard::ladder",
+    ),
+    (
+        ".results()",
+        "results are read by ludus_leaderboard::report and ::lookup",
+    ),
+    (
+        ".bots()",
+        "bots are listed by ludus_leaderboard::report and stored by ::submit",
+    ),
+    (
+        ".ratings()",
+        "ratings are applied and recomputed by ludus_leaderboard::ratings",
+    ),
     (".accounts()", "accounts are made by ludus_server::auth"),
     ("rusqlite", "the database is the store's"),
     ("postgres::", "the database is the store's"),
-    ("elo_ratings", "ratings are computed by ludus_leaderboard::ratings"),
-    ("bradley_terry::", "ratings are computed by ludus_leaderboard::ratings"),
-    ("weng_lin::", "ratings are computed by ludus_leaderboard::ratings"),
-    (".step(", "games are played by ludus_host and ludus_engine::reference"),
-    ("ureq::", "the server's API is spoken by ludus_server::client"),
-    ("tokio::", "the server runs its own runtime (ludus_server::run)"),
+    (
+        "elo_ratings",
+        "ratings are computed by ludus_leaderboard::ratings",
+    ),
+    (
+        "bradley_terry::",
+        "ratings are computed by ludus_leaderboard::ratings",
+    ),
+    (
+        "weng_lin::",
+        "ratings are computed by ludus_leaderboard::ratings",
+    ),
+    (
+        ".step(",
+        "games are played by ludus_host and ludus_engine::reference",
+    ),
+    (
+        "ureq::",
+        "the server's API is spoken by ludus_server::client",
+    ),
+    (
+        "tokio::",
+        "the server runs its own runtime (ludus_server::run)",
+    ),
 ];
 
 fn sources(dir: &Path) -> Vec<PathBuf> {

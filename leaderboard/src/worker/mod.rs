@@ -27,10 +27,9 @@ use batch::{Batch, Finished};
 use known::Known;
 use ludus_host::Sandbox;
 use pace::RatingPace;
-use play::{Job, Played};
+use play::{InPlay, Job, Played};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -195,11 +194,7 @@ struct Run<'a> {
 impl Run<'_> {
     fn run(&mut self, on_progress: &mut impl FnMut(&Progress)) -> Result<(), Error> {
         let threads = self.options.threads.max(1);
-        let mut batch = Batch::default();
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| Error::Threads(threads, e.to_string()))?;
+        let mut in_play = InPlay::new(threads, self.options.stop.clone())?;
         if let Some(id) = self.options.ladder {
             self.known.ladder(self.store, id)?;
             if let Some(reason) = self.known.refused.get(&id) {
@@ -210,25 +205,10 @@ impl Run<'_> {
             }
             on_progress(&self.known.ladders[&id].progress);
         }
-        let (tx, rx) = mpsc::channel::<Played>();
-        let mut in_flight = 0usize;
+        let mut batch = Batch::default();
         let renew = queue::renew_every(self.options.lease);
         let mut next_renew = Instant::now() + renew;
         let mut pace = RatingPace::new();
-        let stop = self.options.stop.clone();
-        let spawn = |job: Job| {
-            let tx = tx.clone();
-            let stop = stop.clone();
-            pool.spawn(move || {
-                let played = Played {
-                    ladder: job.claimed.ladder,
-                    index: job.claimed.index,
-                    outcome: play::play(&job, stop.as_deref()),
-                };
-                // The receiver only goes away when the worker stops.
-                let _ = tx.send(played);
-            });
-        };
         loop {
             let stopping = self.stopping();
             // As many matches more than threads as the batch waits for
@@ -236,34 +216,26 @@ impl Run<'_> {
             // thread that finishes starts its next match at once while
             // results go in and the next claim comes back; the database's
             // round trips are off the matches' path.
-            let held = threads + batch.size();
-            let want = |in_flight: usize| {
-                if stopping {
-                    0
-                } else {
-                    held.saturating_sub(in_flight)
-                }
-            };
+            let held = if stopping { 0 } else { threads + batch.size() };
             // Results go in when the batch is due, when a thread would
-            // otherwise wait for work, and before the worker stops.
-            if !batch.is_empty() && (batch.due() || in_flight < threads || stopping) {
-                let finished = batch.take();
-                for job in self.commit(finished, want(in_flight), on_progress)? {
-                    in_flight += 1;
-                    spawn(job);
+            // otherwise wait for work, and before the worker stops; the
+            // same statement claims what the freed threads play next.
+            if !batch.is_empty() && (batch.due() || in_play.count < threads || stopping) {
+                let want = held.saturating_sub(in_play.count);
+                for job in self.commit(batch.take(), want, on_progress)? {
+                    in_play.start(job);
                 }
                 pace.committed(self.known.ladders.keys().copied());
             }
-            if stopping && in_flight == 0 && batch.is_empty() {
+            if stopping && in_play.count == 0 && batch.is_empty() {
                 break;
             }
-            if in_flight < held && !stopping && batch.is_empty() {
-                for job in self.claim(held.saturating_sub(in_flight))? {
-                    in_flight += 1;
-                    spawn(job);
+            if in_play.count < held && batch.is_empty() {
+                for job in self.claim(held - in_play.count)? {
+                    in_play.start(job);
                 }
             }
-            if in_flight == 0 && batch.is_empty() && self.finished()? {
+            if in_play.count == 0 && batch.is_empty() && self.finished()? {
                 break;
             }
             let mut wait = next_renew
@@ -272,16 +244,9 @@ impl Run<'_> {
             if let Some(deadline) = batch.deadline() {
                 wait = wait.min(deadline.saturating_duration_since(Instant::now()));
             }
-            match rx.recv_timeout(wait) {
-                Ok(played) => {
-                    in_flight -= 1;
-                    if let Some(finished) = self.finished_match(played)? {
-                        batch.push(finished);
-                    }
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
-                Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    unreachable!("the worker holds a sender")
+            if let Some(played) = in_play.next(wait) {
+                if let Some(finished) = self.finished_match(played)? {
+                    batch.push(finished);
                 }
             }
             if Instant::now() >= next_renew {

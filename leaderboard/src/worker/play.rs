@@ -6,7 +6,8 @@ use crate::store::{Claimed, MatchResult};
 use ludus_host::{BotModule, Limits, MatchSpec};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{mpsc, Arc};
+use std::time::Duration;
 
 /// One claimed match, ready to play on any thread.
 pub(super) struct Job {
@@ -29,13 +30,69 @@ pub(super) struct Played {
     pub(super) outcome: Option<Result<(MatchResult, Vec<u8>), Error>>,
 }
 
+/// The matches a worker has in play: a rayon pool of its threads, the
+/// matches waiting in the pool's queue, and the channel their results
+/// come back on.
+pub(super) struct InPlay {
+    pool: rayon::ThreadPool,
+    tx: mpsc::Sender<Played>,
+    rx: mpsc::Receiver<Played>,
+    stop: Option<Arc<AtomicBool>>,
+    /// Matches started whose result has not come back.
+    pub(super) count: usize,
+}
+
+impl InPlay {
+    pub(super) fn new(threads: usize, stop: Option<Arc<AtomicBool>>) -> Result<InPlay, Error> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| Error::Threads(threads, e.to_string()))?;
+        let (tx, rx) = mpsc::channel();
+        Ok(InPlay {
+            pool,
+            tx,
+            rx,
+            stop,
+            count: 0,
+        })
+    }
+
+    /// Starts `job` on the first free thread.
+    pub(super) fn start(&mut self, job: Job) {
+        let tx = self.tx.clone();
+        let stop = self.stop.clone();
+        self.count += 1;
+        self.pool.spawn(move || {
+            let played = Played {
+                ladder: job.claimed.ladder,
+                index: job.claimed.index,
+                outcome: play(&job, stop.as_deref()),
+            };
+            // The receiver only goes away when the worker stops.
+            let _ = tx.send(played);
+        });
+    }
+
+    /// The next match to come back, waiting `wait` at most.
+    pub(super) fn next(&mut self, wait: Duration) -> Option<Played> {
+        match self.rx.recv_timeout(wait) {
+            Ok(played) => {
+                self.count -= 1;
+                Some(played)
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => None,
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                unreachable!("the worker holds a sender")
+            }
+        }
+    }
+}
+
 /// Plays one match; its result and its gzipped replay, or `None` when
 /// `stop` was set before it finished (it is checked after every answer, so
 /// a stop waits for one bot's turn at most).
-pub(super) fn play(
-    job: &Job,
-    stop: Option<&AtomicBool>,
-) -> Option<Result<(MatchResult, Vec<u8>), Error>> {
+fn play(job: &Job, stop: Option<&AtomicBool>) -> Option<Result<(MatchResult, Vec<u8>), Error>> {
     let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
     if stopped() {
         return None;

@@ -3,7 +3,7 @@
 //! answers JSON; every error has the shape of [`crate::error::ErrorBody`].
 //! The OpenAPI document is generated from these handlers and the types of
 //! [`crate::dto`] ([`ApiDoc`]) and served at `/api/openapi.json`. The
-//! routes are in [`crate::routes`].
+//! routes are in `routes`.
 
 use crate::auth::{Account, Viewer};
 use crate::dto::{
@@ -11,7 +11,7 @@ use crate::dto::{
     VersionView,
 };
 use crate::error::ErrorBody;
-use crate::{commands, views, ApiError, AppState};
+use crate::{commands, error::ApiError, state::AppState, views};
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;

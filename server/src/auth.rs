@@ -6,7 +6,7 @@
 //! bearer token, or the request is refused before anything else is done)
 //! or [`Viewer`] (whoever it is, signed in or not).
 
-use crate::{ApiError, AppState};
+use crate::{error::ApiError, state::AppState};
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::HeaderMap;

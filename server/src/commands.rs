@@ -2,7 +2,7 @@
 //! --game`, then stored as the next version of its name) and retiring one.
 
 use crate::dto::{BotView, UploadQuery, Uploaded};
-use crate::{uploads, views, ApiError, AppState};
+use crate::{error::ApiError, state::AppState, uploads, views};
 use ludus_leaderboard::clock;
 use ludus_leaderboard::store::{Account, Store};
 use ludus_leaderboard::submit::{self, SubmitError};

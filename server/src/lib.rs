@@ -24,6 +24,7 @@ pub mod commands;
 pub mod dto;
 pub mod error;
 pub mod pages;
+mod rate_limit;
 pub mod routes;
 pub mod scheduler;
 mod state;

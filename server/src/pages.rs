@@ -4,7 +4,7 @@
 //! bot's owner sees its logs on its matches' pages.
 
 use crate::auth::{self, Viewer};
-use crate::{templates, views, ApiError, AppState};
+use crate::{error::ApiError, state::AppState, templates, views};
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};

@@ -3,7 +3,9 @@
 //! every other route's [`SMALL_BODY`]). Every request is rate-limited per
 //! token and per address, and traced.
 
-use crate::{api, pages, state, ApiError, AppState};
+use crate::error::ApiError;
+use crate::state::AppState;
+use crate::{api, pages, rate_limit};
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
@@ -42,7 +44,7 @@ pub fn router(state: AppState) -> Router {
         .fallback(|| async { ApiError::NotFound("no such route".into()) })
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
-            state::rate_limit,
+            rate_limit::rate_limit,
         ))
         .layer(TraceLayer::new_for_http())
         .with_state(state)

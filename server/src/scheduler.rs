@@ -2,7 +2,7 @@
 //! continuous ladder, and the in-process worker that plays the queue (on
 //! PostgreSQL, `ludus worker`s elsewhere play it too, or alone).
 
-use crate::AppState;
+use crate::state::AppState;
 use ludus_leaderboard::continuous;
 use ludus_leaderboard::store::Store;
 use ludus_leaderboard::worker::{self, WorkerOptions};

@@ -2,10 +2,7 @@
 //! the sandbox that validates uploads, the bound on validations running at
 //! once, and the rate limiter.
 
-use crate::ApiError;
-use axum::extract::{Request, State};
-use axum::middleware::Next;
-use axum::response::Response;
+use crate::error::ApiError;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use ludus_host::Sandbox;
 use ludus_leaderboard::continuous::ContinuousConfig;
@@ -119,6 +116,11 @@ impl AppState {
         &self.0.sandbox
     }
 
+    /// The rate limiter, keyed by address and by token.
+    pub(crate) fn limiter(&self) -> &DefaultKeyedRateLimiter<String> {
+        &self.0.limiter
+    }
+
     pub fn stopping(&self) -> &Arc<AtomicBool> {
         &self.0.stopping
     }
@@ -165,26 +167,4 @@ impl AppState {
             .await
             .expect("the semaphore is never closed")
     }
-}
-
-/// Refuses requests beyond the rate of their token (when they carry one)
-/// and of their address.
-pub async fn rate_limit(State(state): State<AppState>, req: Request, next: Next) -> Response {
-    let address = req
-        .extensions()
-        .get::<axum::extract::ConnectInfo<SocketAddr>>()
-        .map_or_else(|| "unknown".to_string(), |c| c.0.ip().to_string());
-    let mut keys = vec![format!("addr:{address}")];
-    if let Some(token) = crate::auth::bearer(req.headers()) {
-        // The account id part only: the secret never becomes a map key.
-        keys.push(format!("token:{}", token.split('_').nth(1).unwrap_or("?")));
-    }
-    for key in keys {
-        if state.0.limiter.check_key(&key).is_err() {
-            return axum::response::IntoResponse::into_response(ApiError::TooMany(
-                "too many requests; slow down and try again in a second".into(),
-            ));
-        }
-    }
-    next.run(req).await
 }

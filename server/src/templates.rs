@@ -5,7 +5,7 @@
 //! sign-in form and the error page.
 
 use crate::dto::{BotView, GameSummary};
-use crate::ApiError;
+use crate::error::ApiError;
 use axum::response::Html;
 use ludus_leaderboard::report::Leaderboard;
 use maud::{html, Markup, PreEscaped, DOCTYPE};

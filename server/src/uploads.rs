@@ -5,7 +5,7 @@
 //! any 24 hours, refused ones included, counted before validation so that
 //! refused bots cannot keep the validation slots busy.
 
-use crate::ApiError;
+use crate::error::ApiError;
 use ludus_leaderboard::clock;
 use ludus_leaderboard::store::{Account, Store};
 

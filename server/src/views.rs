@@ -4,7 +4,7 @@
 //! length of a ladder's schedule: they go through the store's indexes.
 
 use crate::dto::{BotView, GameSummary, HeadToHead, MatchSummary, RatingPoint, VersionView};
-use crate::ApiError;
+use crate::error::ApiError;
 use ludus_host::Replay;
 use ludus_leaderboard::ratings::System;
 use ludus_leaderboard::report::{self, Leaderboard, Listed};

@@ -134,6 +134,8 @@ enum Command {
         /// ladder is created, and a ladder keeps it.
         #[arg(long, value_name = "GAME=JSON", value_parser = parse_game_config)]
         game_config: Vec<(String, serde_json::Value)>,
+        #[command(flatten)]
+        limits: ServeLimits,
     },
     /// Accounts of the server.
     User {
@@ -358,6 +360,41 @@ enum ReplayCommand {
     },
 }
 
+/// What a connection and a request to `ludus serve` may take
+/// (`docs/security.md`).
+#[derive(Args)]
+pub(crate) struct ServeLimits {
+    /// Connections open at once; further ones wait to be accepted.
+    #[arg(long, default_value_t = 1024)]
+    pub(crate) max_connections: usize,
+    /// How long a request's headers may take to arrive before the
+    /// connection is closed.
+    #[arg(long, default_value = "10s", value_parser = humantime::parse_duration)]
+    pub(crate) header_timeout: std::time::Duration,
+    /// How long a request's body (an upload) may take to arrive.
+    #[arg(long, default_value = "60s", value_parser = humantime::parse_duration)]
+    pub(crate) body_timeout: std::time::Duration,
+    /// How long a whole request may take, an upload's validation included.
+    #[arg(long, default_value = "120s", value_parser = humantime::parse_duration)]
+    pub(crate) request_timeout: std::time::Duration,
+    /// Uploads received or validated at once, in all (two at most from one
+    /// address).
+    #[arg(long, default_value_t = 8)]
+    pub(crate) uploads_at_once: usize,
+    /// A proxy (an address or a CIDR block, e.g. 10.0.0.0/8) whose
+    /// X-Forwarded-For header names the client; repeat for several. Without
+    /// it the header is ignored, as anyone can send it.
+    #[arg(long, value_name = "CIDR", value_parser = parse_cidr)]
+    pub(crate) trusted_proxy: Vec<ipnet::IpNet>,
+}
+
+/// An address or a CIDR block.
+fn parse_cidr(s: &str) -> Result<ipnet::IpNet, String> {
+    s.parse::<ipnet::IpNet>()
+        .or_else(|_| s.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map_err(|_| format!("`{s}` is neither an address nor a CIDR block such as 10.0.0.0/8"))
+}
+
 /// How long a worker's claim on a match holds without renewal.
 #[derive(Args)]
 pub(crate) struct LeaseArg {
@@ -486,7 +523,8 @@ fn main() {
             workers,
             rate_limit,
             game_config,
-        } => serve::serve(&db.db, listen, workers, rate_limit, game_config),
+            limits,
+        } => serve::serve(&db.db, listen, workers, rate_limit, game_config, limits),
         Command::User {
             command: UserCommand::Add { name, db },
         } => serve::user_add(&name, &db.db),

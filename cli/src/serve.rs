@@ -16,6 +16,7 @@ pub fn serve(
     workers: Option<usize>,
     rate_limit: u32,
     game_configs: Vec<(String, serde_json::Value)>,
+    limits: crate::ServeLimits,
 ) -> Result<()> {
     let mut config = ServerConfig::new(db.clone());
     config.listen = listen;
@@ -25,6 +26,12 @@ pub fn serve(
     if let Some(w) = workers {
         config.workers = w;
     }
+    config.connections.max_connections = limits.max_connections;
+    config.connections.header_timeout = limits.header_timeout;
+    config.body_timeout = limits.body_timeout;
+    config.request_timeout = limits.request_timeout;
+    config.uploads_at_once = limits.uploads_at_once;
+    config.trusted_proxies = limits.trusted_proxy;
     ludus_server::run(config)
 }
 

@@ -7,16 +7,20 @@
 
 use crate::auth::{Account, Viewer};
 use crate::dto::{
-    BotView, GameSummary, HeadToHead, MatchSummary, Me, RatingPoint, UploadQuery, Uploaded,
-    VersionView,
+    BotView, GameSummary, HeadToHead, LeaderboardPage, MatchSummary, Me, Page, PageQuery,
+    RatingHistory, RatingPoint, UploadQuery, Uploaded, VersionView,
 };
 use crate::error::ErrorBody;
-use crate::{commands, error::ApiError, state::AppState, views};
-use axum::body::Bytes;
-use axum::extract::{Path, Query, State};
+use crate::extract::{Path, Query};
+use crate::rate_limit::ClientAddress;
+use crate::{commands, error::ApiError, replays, state::AppState, views};
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::HeaderMap;
 use axum::http::StatusCode;
+use axum::response::Response;
+use axum::Extension;
 use axum::Json;
-use ludus_host::Replay;
 use ludus_leaderboard::report::{Leaderboard, MatchLine, Results, Row};
 use utoipa::OpenApi;
 
@@ -26,12 +30,24 @@ use utoipa::OpenApi;
         title = "Ludus",
         description = "Upload bots, follow the continuous ladders, re-run any rated match."
     ),
-    paths(me, games, leaderboard, bot, upload, retire, match_info, replay),
+    paths(
+        me,
+        games,
+        leaderboard,
+        bot,
+        bot_ratings,
+        upload,
+        retire,
+        match_info,
+        replay
+    ),
     components(schemas(
         ErrorBody,
         Me,
         GameSummary,
         Leaderboard,
+        LeaderboardPage,
+        RatingHistory,
         Row,
         Results,
         MatchLine,
@@ -67,30 +83,58 @@ pub async fn games(State(state): State<AppState>) -> Result<Json<Vec<GameSummary
 
 /// The leaderboard of a game: the latest version of every bot not retired,
 /// ranked by the ladder's rating system (`rating_system`), with each bot's
-/// Elo and rated matches.
+/// Elo and rated matches; a page of it.
 #[utoipa::path(get, path = "/api/games/{game}/leaderboard",
-    params(("game" = String, Path, description = "a game id, as `ludus games` lists")),
-    responses((status = 200, body = Leaderboard), (status = 404, body = ErrorBody)))]
+    params(("game" = String, Path, description = "a game id, as `ludus games` lists"), PageQuery),
+    responses((status = 200, body = LeaderboardPage), (status = 400, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
 pub async fn leaderboard(
     State(state): State<AppState>,
     Path(game): Path<String>,
-) -> Result<Json<Leaderboard>, ApiError> {
+    Query(page): Query<PageQuery>,
+) -> Result<Json<LeaderboardPage>, ApiError> {
+    let page = Page::of(page);
     Ok(Json(
         state
-            .with_store(move |s| views::leaderboard(s, &game))
+            .with_store(move |s| views::leaderboard(s, &game, page))
             .await?,
     ))
 }
 
-/// A bot's page, as data.
+/// A bot's page, as data, with a page of its played matches.
 #[utoipa::path(get, path = "/api/bots/{name}",
-    params(("name" = String, Path, description = "the bot's name")),
-    responses((status = 200, body = BotView), (status = 404, body = ErrorBody)))]
+    params(("name" = String, Path, description = "the bot's name"), PageQuery),
+    responses((status = 200, body = BotView), (status = 400, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
 pub async fn bot(
     State(state): State<AppState>,
     Path(name): Path<String>,
+    Query(page): Query<PageQuery>,
 ) -> Result<Json<BotView>, ApiError> {
-    Ok(Json(state.with_store(move |s| views::bot(s, &name)).await?))
+    let page = Page::of(page);
+    Ok(Json(
+        state
+            .with_store(move |s| views::bot(s, &name, page))
+            .await?,
+    ))
+}
+
+/// A page of a bot's Elo after each of its rated matches, newest first.
+#[utoipa::path(get, path = "/api/bots/{name}/ratings",
+    params(("name" = String, Path, description = "the bot's name"), PageQuery),
+    responses((status = 200, body = RatingHistory), (status = 400, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+pub async fn bot_ratings(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+    Query(page): Query<PageQuery>,
+) -> Result<Json<RatingHistory>, ApiError> {
+    let page = Page::of(page);
+    Ok(Json(
+        state
+            .with_store(move |s| views::bot_ratings(s, &name, page))
+            .await?,
+    ))
 }
 
 /// Uploads a bot (the `.wasm`, a core module or a component, as the body).
@@ -105,10 +149,11 @@ pub async fn bot(
 pub async fn upload(
     State(state): State<AppState>,
     Account(account): Account,
+    Extension(address): Extension<ClientAddress>,
     Query(query): Query<UploadQuery>,
-    body: Bytes,
+    body: Body,
 ) -> Result<(StatusCode, Json<Uploaded>), ApiError> {
-    let stored = commands::upload(&state, account, query, body.to_vec()).await?;
+    let stored = commands::upload(&state, account, address, query, body).await?;
     Ok((StatusCode::CREATED, Json(stored)))
 }
 
@@ -140,7 +185,7 @@ pub async fn match_info(
 ) -> Result<Json<MatchSummary>, ApiError> {
     Ok(Json(
         state
-            .with_store(move |s| views::find_match(s, &id).map(|m| m.1))
+            .with_store(move |s| views::find_match(s, &id).map(|m| m.summary))
             .await?,
     ))
 }
@@ -149,15 +194,16 @@ pub async fn match_info(
 #[utoipa::path(get, path = "/api/matches/{id}/replay",
     params(("id" = String, Path, description = "the match id, or a unique prefix")),
     responses((status = 200, description = "the replay JSON; a seat's logs only for its bot's owner"),
-        (status = 404, body = ErrorBody)))]
+        (status = 304, description = "the replay as the request's If-None-Match names it"),
+        (status = 404, body = ErrorBody), (status = 413, body = ErrorBody)))]
 pub async fn replay(
     State(state): State<AppState>,
     Viewer(viewer): Viewer,
     Path(id): Path<String>,
-) -> Result<Json<Replay>, ApiError> {
-    Ok(Json(
-        state
-            .with_store(move |s| views::replay(s, &id, viewer.as_ref()))
-            .await?,
-    ))
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let found = state
+        .with_store(move |s| replays::find(s, &id, viewer.as_ref()))
+        .await?;
+    replays::serve(&state, found, replays::Kind::Json, &headers).await
 }

@@ -24,6 +24,13 @@ fn hash(secret: &str) -> String {
 /// Adds an account and returns its token, which is shown once and stored
 /// only as a hash. `None` when the name is taken.
 pub fn add_user(store: &Store, name: &str) -> anyhow::Result<Option<String>> {
+    if !crate::uploads::is_valid_name(name) {
+        anyhow::bail!(
+            "`{}` is not an account name: {}",
+            name.escape_debug(),
+            crate::uploads::NAME_RULE
+        );
+    }
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes).map_err(|e| anyhow::anyhow!("no randomness for a token: {e}"))?;
     let secret = hex::encode(bytes);
@@ -89,7 +96,7 @@ pub fn sign_in_cookie(token: &str) -> String {
 
 /// The account of a request that writes: its bearer token must be valid.
 /// Extracted before the body, so nothing is read for a request that is
-/// not authorised.
+/// not authorised; the request then counts against the account's rate.
 #[derive(Debug, Clone)]
 pub struct Account(pub store::Account);
 
@@ -100,11 +107,12 @@ impl FromRequestParts<AppState> for Account {
         let token = bearer(&parts.headers)
             .ok_or(ApiError::Unauthorized)?
             .to_string();
-        state
+        let account = state
             .with_store(move |s| verify(s, &token))
             .await?
-            .map(Account)
-            .ok_or(ApiError::BadToken)
+            .ok_or(ApiError::BadToken)?;
+        state.limits().account(account.id)?;
+        Ok(Account(account))
     }
 }
 
@@ -123,6 +131,10 @@ impl FromRequestParts<AppState> for Viewer {
         else {
             return Ok(Viewer(None));
         };
-        Ok(Viewer(state.with_store(move |s| verify(s, &token)).await?))
+        let account = state.with_store(move |s| verify(s, &token)).await?;
+        if let Some(a) = &account {
+            state.limits().account(a.id)?;
+        }
+        Ok(Viewer(account))
     }
 }

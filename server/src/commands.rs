@@ -1,24 +1,31 @@
 //! What an account changes: uploading a bot (validated like `ludus check
 //! --game`, then stored as the next version of its name) and retiring one.
 
-use crate::dto::{BotView, UploadQuery, Uploaded};
+use crate::dto::{BotView, Page, UploadQuery, Uploaded};
+use crate::rate_limit::ClientAddress;
 use crate::{error::ApiError, state::AppState, uploads, views};
+use axum::body::Body;
 use ludus_leaderboard::clock;
 use ludus_leaderboard::store::{Account, Store};
 use ludus_leaderboard::submit::{self, SubmitError};
 
-/// Uploads `wasm` as `query.name` for `account`: the upload rules first
-/// ([`uploads`]), then the validation match on a blocking thread, without
-/// holding the store and no more at once than the server allows; the name
-/// is checked again before the bot is stored, as another upload may have
-/// taken it meanwhile.
+/// Uploads the bot in `body` as `query.name` for `account`: the upload
+/// rules first ([`uploads`]), and a place among the uploads in progress (in
+/// all, and from the client's address); only then is the body read, up to
+/// the upload limit. The validation match runs on a blocking thread,
+/// without holding the store and no more at once than the server allows;
+/// the name is checked again before the bot is stored, as another upload
+/// may have taken it meanwhile.
 pub async fn upload(
     state: &AppState,
     account: Account,
+    address: ClientAddress,
     query: UploadQuery,
-    wasm: Vec<u8>,
+    body: Body,
 ) -> Result<Uploaded, ApiError> {
     uploads::check_request(&query.name, &query.game)?;
+    let _slot = state.limits().upload_slot(address)?;
+    let _place = state.upload_permit()?;
     let daily = state.config().daily_uploads;
     let (name, who) = (query.name.clone(), account.clone());
     state
@@ -27,6 +34,7 @@ pub async fn upload(
             uploads::count_attempt(s, &who, daily)
         })
         .await?;
+    let wasm = read_body(body, state.config().upload_limit).await?;
     let _permit = state.check_permit().await;
     let limits = state.config().continuous.limits.clone();
     let st = state.clone();
@@ -42,8 +50,7 @@ pub async fn upload(
             Some(n) => format!("passed its validation match of {game}, with {n} warnings"),
         };
         let s = st.lock()?;
-        uploads::owned_by(&s, &name, &account)?;
-        s.accounts().take_bot_name(&name, account.id)?;
+        uploads::claimed(&name, s.accounts().take_bot_name(&name, account.id)?)?;
         let accepted = admitted.store(&s, &clock::now_rfc3339())?;
         let b = accepted.stored.bot;
         tracing::info!(bot = %b.name, version = b.version, account = %account.name, "bot uploaded");
@@ -60,6 +67,28 @@ pub async fn upload(
     .map_err(|e| ApiError::Internal(format!("the validation task failed: {e}")))?
 }
 
+/// The body, up to `limit` bytes. A body that stops short of the limit
+/// ran out of time (a client that went away gets no answer at all).
+async fn read_body(body: Body, limit: usize) -> Result<Vec<u8>, ApiError> {
+    match axum::body::to_bytes(body, limit).await {
+        Ok(bytes) => Ok(bytes.to_vec()),
+        Err(e) => {
+            let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&e);
+            while let Some(s) = source {
+                if s.is::<http_body_util::LengthLimitError>() {
+                    return Err(ApiError::TooLarge(format!(
+                        "the bot is larger than the upload limit of {limit} bytes"
+                    )));
+                }
+                source = s.source();
+            }
+            Err(ApiError::Timeout(
+                "the bot's bytes did not arrive in time; send them faster".into(),
+            ))
+        }
+    }
+}
+
 /// Retires `name`: it is scheduled no more (its results stay). Its owner
 /// only.
 pub fn retire(store: &Store, account: &Account, name: &str) -> Result<BotView, ApiError> {
@@ -74,5 +103,5 @@ pub fn retire(store: &Store, account: &Account, name: &str) -> Result<BotView, A
         Some(_) => {}
     }
     store.accounts().retire(name)?;
-    views::bot(store, name)
+    views::bot(store, name, Page::default())
 }

@@ -34,13 +34,75 @@ pub struct BotView {
     pub owner: Option<String>,
     pub retired: bool,
     pub versions: Vec<VersionView>,
-    /// Elo after each of its rated matches, in schedule order.
+    /// Elo after each of its latest rated matches (500 at most), in
+    /// schedule order; `/api/bots/{name}/ratings` pages through them all.
     pub rating_history: Vec<RatingPoint>,
-    /// Its latest matches, newest first.
+    /// Its played matches, newest first: page `page` of `per_page`.
     pub recent: Vec<MatchSummary>,
-    /// Turns with a fault, over all its finished matches.
+    /// Its played matches, and its rated ones.
+    pub matches: u32,
+    pub rated_matches: u32,
+    pub page: u32,
+    pub per_page: u32,
+    /// Turns with a fault, over its rated matches.
     pub fault_turns: u32,
+    /// Its rated results against each opponent.
     pub head_to_head: Vec<HeadToHead>,
+}
+
+/// A page of a bot's Elo after each rated match, newest first.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct RatingHistory {
+    pub page: u32,
+    pub per_page: u32,
+    /// Rated matches in all.
+    pub total: u32,
+    pub points: Vec<RatingPoint>,
+}
+
+/// Which page of a list: `page` from 1, `per_page` items (at most
+/// [`Page::MAX`]).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PageQuery {
+    /// The page, from 1 (default 1).
+    pub page: Option<u32>,
+    /// Items a page (default 20, at most 100).
+    pub per_page: Option<u32>,
+}
+
+/// A page of a list, checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Page {
+    pub number: u32,
+    pub size: u32,
+}
+
+impl Page {
+    /// The most items a page holds.
+    pub const MAX: u32 = 100;
+    pub const DEFAULT: u32 = 20;
+
+    /// The page `query` asks for, its size clamped to 1..=[`Page::MAX`].
+    pub fn of(query: PageQuery) -> Page {
+        Page {
+            number: query.page.unwrap_or(1).max(1),
+            size: query.per_page.unwrap_or(Page::DEFAULT).clamp(1, Page::MAX),
+        }
+    }
+
+    pub fn offset(self) -> u32 {
+        (self.number - 1).saturating_mul(self.size)
+    }
+}
+
+impl Default for Page {
+    fn default() -> Page {
+        Page::of(PageQuery {
+            page: None,
+            per_page: None,
+        })
+    }
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -107,4 +169,16 @@ pub struct Uploaded {
     pub new_version: bool,
     /// How its validation match went, in a line.
     pub validation: String,
+}
+
+/// A page of a game's leaderboard: the board's rows from `(page - 1) *
+/// per_page`, ranked among all `total`.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct LeaderboardPage {
+    #[serde(flatten)]
+    pub board: ludus_leaderboard::report::Leaderboard,
+    pub page: u32,
+    pub per_page: u32,
+    /// Rows on every page together.
+    pub total: u32,
 }

@@ -1,10 +1,22 @@
-//! The one error shape of the API: `{"error": {"code", "message"}}` with the
-//! matching HTTP status.
+//! The one error shape of the API: `{"error": {"code", "message",
+//! "request_id"}}` with the matching HTTP status, for every error: the
+//! handlers' own, the extractors' rejections and the limits of the layers
+//! around them (a body too large, a request too slow). A message helps the
+//! caller and names no file, URL, query or other internal; what went wrong
+//! inside goes to the server's log, under the request id the answer carries
+//! (also in its `x-request-id` header).
 
-use axum::http::StatusCode;
+use axum::extract::rejection::{FormRejection, PathRejection, QueryRejection};
+use axum::extract::Request;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
+use std::sync::Arc;
 use utoipa::ToSchema;
+
+/// The request id header, set on every request and answer.
+pub const REQUEST_ID: &str = "x-request-id";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -19,12 +31,20 @@ pub enum ApiError {
     #[error("{0}")]
     NotFound(String),
     #[error("{0}")]
+    TooLarge(String),
+    #[error("{0}")]
+    Timeout(String),
+    #[error("{0}")]
     Refused(String),
     #[error("{0}")]
     TooMany(String),
-    #[error("{0}")]
-    Unavailable(String),
-    #[error("the server failed: {0}")]
+    #[error("the database is out of reach for now; try again in a moment")]
+    Unavailable,
+    /// An extractor's rejection, with its own status.
+    #[error("{1}")]
+    Rejected(StatusCode, String),
+    /// What failed inside, for the log only.
+    #[error("the server failed; its log has the details under this request's id")]
     Internal(String),
 }
 
@@ -37,12 +57,16 @@ pub struct ErrorBody {
 #[derive(Debug, Serialize, serde::Deserialize, ToSchema)]
 pub struct ErrorDetail {
     /// A stable word to branch on: `bad_request`, `unauthorized`,
-    /// `bad_token`, `forbidden`, `not_found`, `refused`, `too_many`,
-    /// `unavailable` (the database is out of reach for now; try again),
-    /// `internal`.
+    /// `bad_token`, `forbidden`, `not_found`, `method_not_allowed`,
+    /// `timeout`, `too_large`, `unsupported_media_type`, `refused`,
+    /// `too_many`, `unavailable` (the database is out of reach for now;
+    /// try again), `internal`.
     pub code: String,
     /// What went wrong and what to do, for people.
     pub message: String,
+    /// The request's id, as the server's log knows it.
+    #[serde(default)]
+    pub request_id: String,
 }
 
 impl ApiError {
@@ -52,9 +76,12 @@ impl ApiError {
             ApiError::Unauthorized | ApiError::BadToken => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::Refused(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Rejected(status, _) => *status,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -66,32 +93,79 @@ impl ApiError {
             ApiError::BadToken => "bad_token",
             ApiError::Forbidden(_) => "forbidden",
             ApiError::NotFound(_) => "not_found",
+            ApiError::TooLarge(_) => "too_large",
+            ApiError::Timeout(_) => "timeout",
             ApiError::Refused(_) => "refused",
             ApiError::TooMany(_) => "too_many",
-            ApiError::Unavailable(_) => "unavailable",
+            ApiError::Unavailable => "unavailable",
+            ApiError::Rejected(status, _) => code_of(*status),
             ApiError::Internal(_) => "internal",
         }
+    }
+}
+
+/// The code of an answer of `status` that no handler wrote (a layer's or
+/// the router's own).
+fn code_of(status: StatusCode) -> &'static str {
+    match status {
+        StatusCode::BAD_REQUEST => "bad_request",
+        StatusCode::UNAUTHORIZED => "unauthorized",
+        StatusCode::FORBIDDEN => "forbidden",
+        StatusCode::NOT_FOUND => "not_found",
+        StatusCode::METHOD_NOT_ALLOWED => "method_not_allowed",
+        StatusCode::REQUEST_TIMEOUT => "timeout",
+        StatusCode::PAYLOAD_TOO_LARGE => "too_large",
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => "unsupported_media_type",
+        StatusCode::UNPROCESSABLE_ENTITY => "refused",
+        StatusCode::TOO_MANY_REQUESTS => "too_many",
+        StatusCode::SERVICE_UNAVAILABLE => "unavailable",
+        s if s.is_server_error() => "internal",
+        _ => "bad_request",
+    }
+}
+
+/// What an answer of `status` that no handler wrote says.
+fn message_of(status: StatusCode) -> &'static str {
+    match status {
+        StatusCode::METHOD_NOT_ALLOWED => {
+            "this route does not take this method; see /api/openapi.json"
+        }
+        StatusCode::REQUEST_TIMEOUT => {
+            "the request took too long; send it faster, or a smaller body"
+        }
+        StatusCode::PAYLOAD_TOO_LARGE => "the body is larger than this route takes",
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => "the body's content type is not one this route takes",
+        StatusCode::NOT_FOUND => "no such route; see /api/openapi.json",
+        s if s.is_server_error() => {
+            "the server failed; its log has the details under this request's id"
+        }
+        _ => "the request is not one this route takes; see /api/openapi.json",
     }
 }
 
 impl From<ludus_leaderboard::store::StoreError> for ApiError {
     fn from(e: ludus_leaderboard::store::StoreError) -> Self {
         use ludus_leaderboard::store::StoreError as S;
+        // Said again without the database's location.
         match e {
-            S::UnknownBot(_) | S::UnknownMatch { .. } | S::UnknownLadder { .. } => {
-                ApiError::NotFound(e.to_string())
-            }
-            S::AmbiguousMatch { .. } => ApiError::BadRequest(e.to_string()),
+            S::UnknownBot(name) => ApiError::NotFound(format!("no bot named `{name}`")),
+            S::UnknownMatch { prefix, .. } => ApiError::NotFound(format!(
+                "no stored match has an id starting with `{prefix}`"
+            )),
+            S::UnknownLadder { ladder, .. } => ApiError::NotFound(format!("no ladder {ladder}")),
+            S::AmbiguousMatch {
+                prefix,
+                count,
+                examples,
+                ..
+            } => ApiError::BadRequest(format!(
+                "{count} matches have ids starting with `{prefix}` ({examples}); give more of the id"
+            )),
             S::Unreachable { .. } => {
                 tracing::warn!("store: {e}");
-                ApiError::Unavailable(format!(
-                    "{e}; the server connects again at the next request"
-                ))
+                ApiError::Unavailable
             }
-            e => {
-                tracing::error!("store: {e}");
-                ApiError::Internal(e.to_string())
-            }
+            e => ApiError::Internal(format!("store: {e}")),
         }
     }
 }
@@ -105,14 +179,111 @@ impl From<ludus_leaderboard::Error> for ApiError {
     }
 }
 
+/// The rejections of the extractors, said as the API's errors with their
+/// own status (a body over the limit is 413, a form of the wrong type 415).
+fn rejected(what: &str, status: StatusCode, text: String) -> ApiError {
+    match status {
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::TooLarge(message_of(status).into()),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => {
+            ApiError::Rejected(status, format!("{what}: {}", message_of(status)))
+        }
+        s if s.is_server_error() => ApiError::Internal(format!("{what}: {text}")),
+        s => ApiError::Rejected(s, format!("{what} is not right: {text}")),
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(e: QueryRejection) -> Self {
+        rejected("the query string", e.status(), e.body_text())
+    }
+}
+
+impl From<PathRejection> for ApiError {
+    fn from(e: PathRejection) -> Self {
+        rejected("the path", e.status(), e.body_text())
+    }
+}
+
+impl From<FormRejection> for ApiError {
+    fn from(e: FormRejection) -> Self {
+        rejected("the form", e.status(), e.body_text())
+    }
+}
+
+/// What an error answer carries until [`finish`] writes its body.
+#[derive(Debug, Clone)]
+struct Written {
+    code: &'static str,
+    message: String,
+    /// For the log only.
+    detail: Option<String>,
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = ErrorBody {
-            error: ErrorDetail {
-                code: self.code().into(),
-                message: self.to_string(),
+        let written = Written {
+            code: self.code(),
+            message: self.to_string(),
+            detail: match &self {
+                ApiError::Internal(d) => Some(d.clone()),
+                _ => None,
             },
         };
-        (self.status(), axum::Json(body)).into_response()
+        let mut response = self.status().into_response();
+        response.extensions_mut().insert(Arc::new(written));
+        response
     }
+}
+
+/// Gives every error answer the one shape, with the request's id: a
+/// handler's error as it wrote it, any other (a layer's, the router's) by
+/// its status. Pages keep their own error pages. What failed inside is
+/// logged here, under the request id.
+pub async fn finish(request: Request, next: Next) -> Response {
+    let id = request
+        .headers()
+        .get(REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    let (method, path) = (request.method().clone(), request.uri().path().to_string());
+    let response = next.run(request).await;
+    let status = response.status();
+    if !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let written = response.extensions().get::<Arc<Written>>().cloned();
+    let html = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|t| t.as_bytes().starts_with(b"text/html"));
+    if let Some(detail) = written.as_ref().and_then(|w| w.detail.as_ref()) {
+        tracing::error!(request_id = %id, %method, %path, "{detail}");
+    } else if status.is_server_error() {
+        tracing::error!(request_id = %id, %method, %path, %status, "the request failed");
+    }
+    if html {
+        return response;
+    }
+    let (code, message) = match &written {
+        Some(w) => (w.code, w.message.clone()),
+        None => (code_of(status), message_of(status).to_string()),
+    };
+    let body = ErrorBody {
+        error: ErrorDetail {
+            code: code.into(),
+            message,
+            request_id: id,
+        },
+    };
+    let (mut parts, _) = response.into_parts();
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    Response::from_parts(
+        parts,
+        axum::body::Body::from(serde_json::to_vec(&body).expect("serialises")),
+    )
 }

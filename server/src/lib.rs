@@ -23,10 +23,14 @@ pub mod client;
 pub mod commands;
 pub mod dto;
 pub mod error;
+mod extract;
+pub mod listen;
 pub mod pages;
-mod rate_limit;
+pub mod rate_limit;
+pub mod replays;
 pub mod routes;
 pub mod scheduler;
+pub mod security;
 mod state;
 pub mod templates;
 pub mod uploads;
@@ -37,7 +41,6 @@ pub use routes::{router, SMALL_BODY};
 pub use state::{AppState, ServerConfig};
 
 use std::io::Write;
-use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
 
 /// Serves on a runtime of its own until SIGTERM or Ctrl-C: `ludus serve`.
@@ -65,18 +68,32 @@ pub async fn serve(config: ServerConfig) -> anyhow::Result<()> {
     // The one line scripts wait for.
     println!("ludus serve: listening on http://{local}");
     let background = scheduler::start(state.clone());
-    let app = router(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown_signal())
-        .await
-        .context("the server stopped")?;
+    let forget = tokio::spawn(forget_idle_clients(state.clone()));
+    listen::serve(
+        listener,
+        router(state.clone()),
+        state.config().connections,
+        shutdown_signal(),
+    )
+    .await;
     tracing::info!("stopping: the matches in play go back to the queue");
     state.stopping().store(true, Ordering::Relaxed);
     background.stop().await;
+    forget.abort();
     // Not println!: a reader that went away (a closed pipe) must not turn a
     // clean stop into a panic.
     let _ = writeln!(std::io::stdout(), "ludus serve: stopped");
     Ok(())
+}
+
+/// Forgets the rate limits' idle clients once a minute: their memory is
+/// bounded by the clients of the last minute, not of all time.
+async fn forget_idle_clients(state: AppState) {
+    let mut tick = tokio::time::interval(std::time::Duration::from_secs(60));
+    loop {
+        tick.tick().await;
+        state.limits().forget_idle();
+    }
 }
 
 /// Resolves on the first SIGTERM or Ctrl-C.

@@ -4,11 +4,14 @@
 //! bot's owner sees its logs on its matches' pages.
 
 use crate::auth::{self, Viewer};
-use crate::{error::ApiError, state::AppState, templates, views};
-use axum::extract::{Path, State};
+use crate::dto::{Page, PageQuery};
+use crate::extract::Form;
+use crate::extract::{Path, Query};
+use crate::{error::ApiError, replays, state::AppState, templates, views};
+use axum::extract::State;
+use axum::http::HeaderMap;
 use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
-use axum::Form;
 
 /// An answer of a page: the page, or the error as a page.
 fn page<T>(result: Result<T, ApiError>, render: impl FnOnce(&T) -> Html<String>) -> Response {
@@ -24,18 +27,28 @@ pub async fn index(State(state): State<AppState>) -> Response {
     })
 }
 
-pub async fn game(State(state): State<AppState>, Path(game): Path<String>) -> Response {
+pub async fn game(
+    State(state): State<AppState>,
+    Path(game): Path<String>,
+    Query(at): Query<PageQuery>,
+) -> Response {
+    let at = Page::of(at);
     page(
         state
-            .with_store(move |s| views::leaderboard(s, &game))
+            .with_store(move |s| views::leaderboard(s, &game, at))
             .await,
         templates::game,
     )
 }
 
-pub async fn bot(State(state): State<AppState>, Path(name): Path<String>) -> Response {
+pub async fn bot(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+    Query(at): Query<PageQuery>,
+) -> Response {
+    let at = Page::of(at);
     page(
-        state.with_store(move |s| views::bot(s, &name)).await,
+        state.with_store(move |s| views::bot(s, &name, at)).await,
         templates::bot,
     )
 }
@@ -45,13 +58,16 @@ pub async fn match_page(
     State(state): State<AppState>,
     Viewer(viewer): Viewer,
     Path(id): Path<String>,
+    headers: HeaderMap,
 ) -> Response {
-    page(
-        state
-            .with_store(move |s| views::replay(s, &id, viewer.as_ref()))
-            .await,
-        |replay| Html(ludus_viewer::replay_page(replay, ludus_viewer::Embed::Auto).0),
-    )
+    let found = state
+        .with_store(move |s| replays::find(s, &id, viewer.as_ref()))
+        .await;
+    let answer = match found {
+        Ok(found) => replays::serve(&state, found, replays::Kind::Page, &headers).await,
+        Err(e) => Err(e),
+    };
+    answer.unwrap_or_else(|e| (e.status(), templates::error(&e)).into_response())
 }
 
 pub async fn signin_form() -> Html<String> {

@@ -1,52 +1,95 @@
 //! Every route of the server, in one table: its method and path, its
-//! handler, and its body limit (the upload's is the server's upload limit,
-//! every other route's [`SMALL_BODY`]). Every request is rate-limited per
-//! token and per address, and traced.
+//! handler, its body limit (the upload's is the server's upload limit,
+//! every other route's [`SMALL_BODY`]), and whether its answer depends on
+//! who asks (then no cache may keep it). Around every route, from the
+//! outside in: a request id, tracing, the one error shape, the security
+//! headers, the request's and its body's time limits, the rate limit.
 
-use crate::error::ApiError;
+use crate::error::{self, ApiError, REQUEST_ID};
 use crate::state::AppState;
-use crate::{api, pages, rate_limit};
+use crate::{api, pages, rate_limit, security};
 use axum::extract::DefaultBodyLimit;
-use axum::http::StatusCode;
-use axum::routing::{get, post};
+use axum::http::{HeaderName, Request, StatusCode};
+use axum::routing::{get, post, MethodRouter};
 use axum::Router;
+use tower::ServiceBuilder;
 use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
 use tower_http::trace::TraceLayer;
 
 /// Largest body of any route but the upload: forms and small JSON only.
 pub const SMALL_BODY: usize = 64 * 1024;
 
+/// A route whose answer depends on who asks.
+fn private(route: MethodRouter<AppState>) -> MethodRouter<AppState> {
+    let [cache, vary] = security::private();
+    route
+        .layer::<_, std::convert::Infallible>(cache)
+        .layer::<_, std::convert::Infallible>(vary)
+}
+
 /// The routes: API, OpenAPI document and pages.
 pub fn router(state: AppState) -> Router {
+    let config = state.config();
     let uploads = Router::new()
-        .route("/api/bots", post(api::upload))
-        .layer(body_limit(state.config().upload_limit));
+        .route("/api/bots", private(post(api::upload)))
+        .layer(body_limit(config.upload_limit));
     let rest = Router::new()
         .route("/api/openapi.json", get(api::openapi))
-        .route("/api/me", get(api::me))
+        .route("/api/me", private(get(api::me)))
         .route("/api/games", get(api::games))
         .route("/api/games/{game}/leaderboard", get(api::leaderboard))
         .route("/api/bots/{name}", get(api::bot))
-        .route("/api/bots/{name}/retire", post(api::retire))
+        .route("/api/bots/{name}/ratings", get(api::bot_ratings))
+        .route("/api/bots/{name}/retire", private(post(api::retire)))
         .route("/api/matches/{id}", get(api::match_info))
+        // These two say themselves whether their answer may be kept.
         .route("/api/matches/{id}/replay", get(api::replay))
         .route("/", get(pages::index))
         .route("/games/{game}", get(pages::game))
         .route("/bots/{name}", get(pages::bot))
         .route("/matches/{id}", get(pages::match_page))
-        .route("/signin", get(pages::signin_form).post(pages::signin))
+        .route(
+            "/signin",
+            private(get(pages::signin_form).post(pages::signin)),
+        )
         // Browsers ask for it on every page: no icon, and no 404 in their console.
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .layer(body_limit(SMALL_BODY));
+    let request_id = HeaderName::from_static(REQUEST_ID);
+    let [csp, nosniff, frames, referrer] = security::headers();
     Router::new()
         .merge(uploads)
         .merge(rest)
-        .fallback(|| async { ApiError::NotFound("no such route".into()) })
+        .fallback(|| async { ApiError::NotFound("no such route; see /api/openapi.json".into()) })
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             rate_limit::rate_limit,
         ))
-        .layer(TraceLayer::new_for_http())
+        .layer(
+            ServiceBuilder::new()
+                .layer(SetRequestIdLayer::new(request_id.clone(), MakeRequestUuid))
+                .layer(TraceLayer::new_for_http().make_span_with(|req: &Request<_>| {
+                    let id = req
+                        .headers()
+                        .get(REQUEST_ID)
+                        .and_then(|v| v.to_str().ok())
+                        .unwrap_or("");
+                    tracing::info_span!("request", id, method = %req.method(), path = %req.uri().path())
+                }))
+                .layer(PropagateRequestIdLayer::new(request_id))
+                .layer(axum::middleware::from_fn(error::finish))
+                .layer(csp)
+                .layer(nosniff)
+                .layer(frames)
+                .layer(referrer)
+                .layer(TimeoutLayer::with_status_code(
+                    StatusCode::REQUEST_TIMEOUT,
+                    config.request_timeout,
+                ))
+                .layer(RequestBodyTimeoutLayer::new(config.body_timeout)),
+        )
         .with_state(state)
 }
 

@@ -3,13 +3,15 @@
 //! once, and the rate limiter.
 
 use crate::error::ApiError;
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use crate::listen::ConnectionLimits;
+use crate::rate_limit::Limits;
+use crate::replays::Renders;
+use ipnet::IpNet;
 use ludus_host::Sandbox;
 use ludus_leaderboard::continuous::ContinuousConfig;
 use ludus_leaderboard::store::{Location, Store};
 use std::mem::ManuallyDrop;
 use std::net::SocketAddr;
-use std::num::NonZeroU32;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -34,6 +36,17 @@ pub struct ServerConfig {
     /// How often the continuous ladders are topped up.
     pub schedule_every: Duration,
     pub continuous: ContinuousConfig,
+    /// Connections open at once, and how long a request's headers may take.
+    pub connections: ConnectionLimits,
+    /// How long a request's body may take to arrive, and the whole request
+    /// (an upload's validation included) to be answered.
+    pub body_timeout: Duration,
+    pub request_timeout: Duration,
+    /// Uploads received or validated at once, in all and from one address.
+    pub uploads_at_once: usize,
+    pub uploads_per_address: usize,
+    /// Proxies whose `X-Forwarded-For` names the client.
+    pub trusted_proxies: Vec<IpNet>,
 }
 
 impl ServerConfig {
@@ -49,6 +62,15 @@ impl ServerConfig {
             rate_burst: 200,
             schedule_every: Duration::from_secs(1),
             continuous: ContinuousConfig::default(),
+            connections: ConnectionLimits {
+                max_connections: 1024,
+                header_timeout: Duration::from_secs(10),
+            },
+            body_timeout: Duration::from_secs(60),
+            request_timeout: Duration::from_secs(120),
+            uploads_at_once: 8,
+            uploads_per_address: 2,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -62,7 +84,9 @@ struct Inner {
     store: ManuallyDrop<Mutex<Store>>,
     sandbox: Arc<Sandbox>,
     checks: Semaphore,
-    limiter: DefaultKeyedRateLimiter<String>,
+    uploads: Semaphore,
+    limits: Arc<Limits>,
+    renders: Renders,
     stopping: Arc<AtomicBool>,
 }
 
@@ -96,14 +120,19 @@ impl AppState {
     }
 
     pub fn new(config: ServerConfig, store: Store, sandbox: Arc<Sandbox>) -> AppState {
-        let quota = Quota::per_second(NonZeroU32::new(config.rate_per_second.max(1)).expect("≥ 1"))
-            .allow_burst(NonZeroU32::new(config.rate_burst.max(1)).expect("≥ 1"));
+        let limits = Limits::new(
+            config.rate_per_second,
+            config.rate_burst,
+            config.uploads_per_address,
+        );
         AppState(Arc::new(Inner {
             checks: Semaphore::new(config.checks_at_once.max(1)),
+            uploads: Semaphore::new(config.uploads_at_once.max(1)),
+            limits: Arc::new(limits),
+            renders: Renders::default(),
             config,
             store: ManuallyDrop::new(Mutex::new(store)),
             sandbox,
-            limiter: RateLimiter::keyed(quota),
             stopping: Arc::new(AtomicBool::new(false)),
         }))
     }
@@ -116,9 +145,24 @@ impl AppState {
         &self.0.sandbox
     }
 
-    /// The rate limiter, keyed by address and by token.
-    pub(crate) fn limiter(&self) -> &DefaultKeyedRateLimiter<String> {
-        &self.0.limiter
+    /// The replays being rendered, and those kept.
+    pub fn renders(&self) -> &Renders {
+        &self.0.renders
+    }
+
+    /// The rate limits and the uploads in progress per address.
+    pub fn limits(&self) -> &Arc<Limits> {
+        &self.0.limits
+    }
+
+    /// A place among the uploads received or validated at once; refused
+    /// when every place is taken.
+    pub fn upload_permit(&self) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
+        self.0.uploads.try_acquire().map_err(|_| {
+            ApiError::TooMany(
+                "the server is taking as many uploads as it can at once; try again shortly".into(),
+            )
+        })
     }
 
     pub fn stopping(&self) -> &Arc<AtomicBool> {

@@ -4,14 +4,13 @@
 //! writes names as text only), a bot's page with its rating chart, the
 //! sign-in form and the error page.
 
-use crate::dto::{BotView, GameSummary};
+use crate::dto::{BotView, GameSummary, LeaderboardPage};
 use crate::error::ApiError;
 use axum::response::Html;
-use ludus_leaderboard::report::Leaderboard;
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
-const STYLE: &str = "body{font:15px/1.4 system-ui,sans-serif;margin:2em auto;max-width:60em;padding:0 1em;color:#222}\
+pub(crate) const STYLE: &str = "body{font:15px/1.4 system-ui,sans-serif;margin:2em auto;max-width:60em;padding:0 1em;color:#222}\
 table{border-collapse:collapse}td,th{padding:.25em .7em;border-bottom:1px solid #ddd;text-align:left}\
 th{background:#f4f4f4}a{color:#05c}.num{text-align:right;font-variant-numeric:tabular-nums}\
 nav a{margin-right:1em}svg{background:#fafafa;border:1px solid #ddd}";
@@ -78,7 +77,7 @@ pub fn games(games: &[GameSummary]) -> Html<String> {
 
 /// Rebuilds the table from the API every two seconds; `textContent` only,
 /// so no name can become markup.
-const POLL: &str = r#"
+pub(crate) const POLL: &str = r#"
 (function () {
   const table = document.getElementById('board');
   const status = document.getElementById('status');
@@ -109,13 +108,15 @@ const POLL: &str = r#"
 "#;
 
 /// A game's live leaderboard, named after the system that ranks it.
-pub fn game(lb: &Leaderboard) -> Html<String> {
+pub fn game(page: &LeaderboardPage) -> Html<String> {
+    let lb = &page.board;
+    let here = format!("/games/{}", url_part(&lb.game));
     layout(
         &format!("{}: leaderboard", lb.game),
         html! {
             p #status { (lb.rated) " of " (lb.scheduled) " scheduled matches rated" }
             p { "Ranked by " (lb.rating_system) "." }
-            table #board data-api={ "/api/games/" (url_part(&lb.game)) "/leaderboard" } {
+            table #board data-api={ "/api/games/" (url_part(&lb.game)) "/leaderboard?page=" (page.page) "&per_page=" (page.per_page) } {
                 tr { th { "#" } th { "bot" } th { "version" } th { "owner" } th.num { "rating" } th.num { "±" } th.num { "Elo" } th.num { "matches" } }
                 @for r in &lb.rows {
                     tr {
@@ -130,9 +131,30 @@ pub fn game(lb: &Leaderboard) -> Html<String> {
                     }
                 }
             }
+            (pager(&here, page.page, page.per_page, page.total))
             script { (PreEscaped(POLL)) }
         },
     )
+}
+
+/// Links to the pages before and after page `number` of a list of `total`.
+fn pager(base: &str, number: u32, per_page: u32, total: u32) -> Markup {
+    let last = total.div_ceil(per_page).max(1);
+    html! {
+        @if last > 1 {
+            nav.pager {
+                @if number > 1 {
+                    a href={ (base) "?page=" (number - 1) "&per_page=" (per_page) } { "← newer" }
+                    " "
+                }
+                "page " (number.min(last)) " of " (last)
+                @if number < last {
+                    " "
+                    a href={ (base) "?page=" (number + 1) "&per_page=" (per_page) } { "older →" }
+                }
+            }
+        }
+    }
 }
 
 /// The rating over time as an SVG polyline, one point per rated match.
@@ -195,7 +217,8 @@ pub fn bot(v: &BotView) -> Html<String> {
                     }
                 }
             }
-            h2 { "Recent matches" }
+            h2 { "Matches" }
+            p { (v.matches) " played, " (v.rated_matches) " rated; newest first." }
             table {
                 tr { th { "#" } th { "seats" } th { "placements" } th { "faults" } th { "ended" } }
                 @for m in &v.recent {
@@ -208,6 +231,7 @@ pub fn bot(v: &BotView) -> Html<String> {
                     }
                 }
             }
+            (pager(&format!("/bots/{}", url_part(&v.name)), v.page, v.per_page, v.matches))
             h2 { "Head to head" }
             table {
                 tr { th { "opponent" } th.num { "won" } th.num { "lost" } th.num { "drawn" } }

@@ -1,40 +1,66 @@
 //! Who may upload what, and how often: the rules an upload passes before
-//! its bot is validated. A name has 1 to [`NAME_LIMIT`] characters, none of
-//! them control characters; a name belongs to the account that first
-//! uploaded it; an account makes at most its daily quota of uploads in
-//! any 24 hours, refused ones included, counted before validation so that
-//! refused bots cannot keep the validation slots busy.
+//! its body is read and its bot validated.
+//!
+//! - [`NAME_RULE`]: a name is plain ASCII, so two names cannot look alike
+//!   in another script, and names are one name whatever their case;
+//! - a name belongs to the account that first uploaded it; a name the
+//!   operator stored a bot under (`ludus submit --db`) belongs to no
+//!   account, and no upload can take it;
+//! - an account makes at most its daily quota of uploads in any 24 hours,
+//!   refused ones included, counted before validation so that refused bots
+//!   cannot keep the validation slots busy.
 
 use crate::error::ApiError;
 use ludus_leaderboard::clock;
-use ludus_leaderboard::store::{Account, Store};
+use ludus_leaderboard::store::{Account, Claim, Store};
 
-/// The most a bot name may have, in characters.
+/// The most a name may have, in characters.
 pub const NAME_LIMIT: usize = 64;
+
+/// The name policy, in one line, as refusals say it.
+pub const NAME_RULE: &str =
+    "a name is 1 to 64 characters: letters a-z and A-Z, digits, `-`, `_` and \
+     `.`, beginning with a letter or a digit; names that differ only in case are the same name";
+
+/// Whether `name` follows [`NAME_RULE`].
+pub fn is_valid_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphanumeric())
+        && name.len() <= NAME_LIMIT
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
 
 /// Refuses a name no bot may have, and a game Ludus does not host.
 pub fn check_request(name: &str, game: &str) -> Result<(), ApiError> {
-    if name.trim().is_empty()
-        || name.chars().count() > NAME_LIMIT
-        || name.chars().any(char::is_control)
-    {
+    if !is_valid_name(name) {
         return Err(ApiError::BadRequest(format!(
-            "a bot name has 1 to {NAME_LIMIT} characters, none of them control characters"
+            "`{}` is not a bot name: {NAME_RULE}",
+            name.escape_debug()
         )));
     }
     ludus_engine::registry::info(game).map_err(|e| ApiError::BadRequest(e.to_string()))?;
     Ok(())
 }
 
+/// The refusal of a claim on `name` that is not `account`'s to take.
+pub fn claimed(name: &str, claim: Claim) -> Result<(), ApiError> {
+    match claim {
+        Claim::Taken => Ok(()),
+        Claim::Owned(owner) => Err(ApiError::Forbidden(format!(
+            "the bot `{name}` belongs to {owner}; choose another name"
+        ))),
+        Claim::Unowned => Err(ApiError::Forbidden(format!(
+            "the bot `{name}` was stored by the server's operator and belongs to no account; choose another name"
+        ))),
+        Claim::LooksLike(other) => Err(ApiError::Forbidden(format!(
+            "`{name}` is the name of the bot `{other}` (names are one name whatever their case); choose another name"
+        ))),
+    }
+}
+
 /// Refuses unless the name is free or `account` owns it.
 pub fn owned_by(store: &Store, name: &str, account: &Account) -> Result<(), ApiError> {
-    match store.accounts().ownership(name)? {
-        Some(o) if o.account != account.id => Err(ApiError::Forbidden(format!(
-            "the bot `{name}` belongs to {}; choose another name",
-            o.owner
-        ))),
-        _ => Ok(()),
-    }
+    claimed(name, store.accounts().check_bot_name(name, account.id)?)
 }
 
 /// Counts an upload attempt of `account` toward its quota of `daily`
@@ -53,4 +79,32 @@ pub fn count_attempt(store: &Store, account: &Account, daily: u32) -> Result<(),
     }
     store.accounts().record_upload(account.id, now)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_valid_name;
+
+    #[test]
+    fn names_are_plain_ascii_and_begin_with_a_letter_or_a_digit() {
+        for ok in ["alice", "Bot-2.0", "a", "x_y", &"n".repeat(64)] {
+            assert!(is_valid_name(ok), "{ok}");
+        }
+        for refused in [
+            "",
+            ".",
+            "..",
+            "../../etc/passwd",
+            " alice",
+            "alice\u{202e}",
+            "al\u{200b}ice",
+            "аlice", // a Cyrillic а
+            "-x",
+            "a b",
+            "<script>",
+            &"n".repeat(65),
+        ] {
+            assert!(!is_valid_name(refused), "{refused:?}");
+        }
+    }
 }

@@ -3,13 +3,15 @@
 //! they show (the bots of a game, the matches of a bot), never with the
 //! length of a ladder's schedule: they go through the store's indexes.
 
-use crate::dto::{BotView, GameSummary, HeadToHead, MatchSummary, RatingPoint, VersionView};
+use crate::dto::{
+    BotView, GameSummary, HeadToHead, LeaderboardPage, MatchSummary, Page, RatingHistory,
+    RatingPoint, VersionView,
+};
 use crate::error::ApiError;
-use ludus_host::Replay;
 use ludus_leaderboard::ratings::System;
-use ludus_leaderboard::report::{self, Leaderboard, Listed};
+use ludus_leaderboard::report::{self, Listed};
 use ludus_leaderboard::schedule::ScheduledMatch;
-use ludus_leaderboard::store::{continuous_key, Account, LadderRecord, MatchResult, Store};
+use ludus_leaderboard::store::{continuous_key, LadderRecord, MatchResult, Store};
 use std::collections::BTreeMap;
 
 /// The game `game`, or 404.
@@ -50,12 +52,25 @@ fn continuous_record(store: &Store, game: &str) -> Result<Option<LadderRecord>, 
 
 /// A game's live leaderboard: the latest version of every bot not retired,
 /// ranked as every leaderboard is ([`report::standings`]).
-pub fn leaderboard(store: &Store, game: &str) -> Result<Leaderboard, ApiError> {
+pub fn leaderboard(store: &Store, game: &str, page: Page) -> Result<LeaderboardPage, ApiError> {
     known_game(game)?;
-    match store.ladders().continuous(game)? {
-        Some(id) => Ok(report::standings(store, id, Listed::Current)?),
-        None => Ok(report::empty(game)),
-    }
+    let mut board = match store.ladders().continuous(game)? {
+        Some(id) => report::standings(store, id, Listed::Current)?,
+        None => report::empty(game),
+    };
+    let total = board.rows.len() as u32;
+    board.rows = board
+        .rows
+        .into_iter()
+        .skip(page.offset() as usize)
+        .take(page.size as usize)
+        .collect();
+    Ok(LeaderboardPage {
+        board,
+        page: page.number,
+        per_page: page.size,
+        total,
+    })
 }
 
 fn summary(record: &LadderRecord, m: &ScheduledMatch, r: Option<&MatchResult>) -> MatchSummary {
@@ -83,12 +98,14 @@ fn summary(record: &LadderRecord, m: &ScheduledMatch, r: Option<&MatchResult>) -
     }
 }
 
-/// How many of a bot's latest matches its page lists.
-pub const RECENT: usize = 20;
+/// How many of a bot's latest ratings its chart draws.
+pub const CHART_POINTS: u32 = 500;
 
-/// A bot's page from its own matches, found through the bot index: the
-/// work grows with the bot's matches, not with the ladder's.
-pub fn bot(store: &Store, name: &str) -> Result<BotView, ApiError> {
+/// A bot's page: its versions, a page of its played matches (newest
+/// first), the chart of its latest ratings, and its results against each
+/// opponent counted by the database; each read bounded by a page or by
+/// the number of its opponents, whatever the number of its matches.
+pub fn bot(store: &Store, name: &str, page: Page) -> Result<BotView, ApiError> {
     let versions = store.bots().versions(name)?;
     let Some(last) = versions.last() else {
         return Err(ApiError::NotFound(format!("no bot named `{name}`")));
@@ -105,6 +122,10 @@ pub fn bot(store: &Store, name: &str) -> Result<BotView, ApiError> {
         recent: Vec::new(),
         fault_turns: 0,
         head_to_head: Vec::new(),
+        matches: 0,
+        rated_matches: 0,
+        page: page.number,
+        per_page: page.size,
     };
     let record = continuous_record(store, &game)?;
     let ratings = match &record {
@@ -132,63 +153,99 @@ pub fn bot(store: &Store, name: &str) -> Result<BotView, ApiError> {
     let Some(record) = record else {
         return Ok(view);
     };
-    let mut seated = Vec::new();
-    for &p in mine.keys() {
-        seated.extend(store.results().of_bot(record.id, p)?);
+    let positions: Vec<usize> = mine.keys().copied().collect();
+    let results = store.results();
+    let (rated, faults) = results.rated_seats_of(record.id, &positions)?;
+    view.fault_turns = faults.min(u64::from(u32::MAX)) as u32;
+    view.rated_matches = rated;
+    view.matches = results.of_bot_count(record.id, &positions)?;
+    view.page = page.number;
+    view.per_page = page.size;
+    for m in results.of_bot_page(record.id, &positions, page.offset(), page.size)? {
+        view.recent
+            .push(summary(&record, &m.scheduled, m.result.as_ref()));
     }
-    seated.sort_by_key(|m| (m.scheduled.index, m.seat));
+    // The latest points, in schedule order.
+    let mut points = results.elo_page(record.id, &positions, 0, CHART_POINTS)?;
+    points.reverse();
+    view.rating_history = points
+        .into_iter()
+        .map(|(index, position, rating)| RatingPoint {
+            index,
+            version: mine[&position],
+            rating,
+        })
+        .collect();
     let mut h2h: BTreeMap<String, HeadToHead> = BTreeMap::new();
-    for m in &seated {
-        let seats = &m.scheduled.seats;
-        let Some(r) = &m.result else { continue };
-        view.fault_turns += r.faults.get(m.seat).copied().unwrap_or(0);
-        // Rated: the Elo the ratings recorded after it.
-        let Some(elo) = m.elo else { continue };
-        view.rating_history.push(RatingPoint {
-            index: m.scheduled.index,
-            version: mine[&seats[m.seat]],
-            rating: elo,
+    for (op, wins, losses, draws) in results.head_to_head(record.id, &positions)? {
+        let opponent = record
+            .bots
+            .get(op)
+            .map_or_else(|| format!("bot {op}"), |b| b.name.clone());
+        let e = h2h.entry(opponent.clone()).or_insert(HeadToHead {
+            opponent,
+            wins: 0,
+            losses: 0,
+            draws: 0,
         });
-        for (o, &op) in seats.iter().enumerate() {
-            if mine.contains_key(&op) {
-                continue;
-            }
-            let opponent = record
-                .bots
-                .get(op)
-                .map_or_else(|| format!("bot {op}"), |b| b.name.clone());
-            let e = h2h.entry(opponent.clone()).or_insert(HeadToHead {
-                opponent,
-                wins: 0,
-                losses: 0,
-                draws: 0,
-            });
-            match r.placements[m.seat].cmp(&r.placements[o]) {
-                std::cmp::Ordering::Less => e.wins += 1,
-                std::cmp::Ordering::Greater => e.losses += 1,
-                std::cmp::Ordering::Equal => e.draws += 1,
-            }
-        }
-    }
-    let mut last_index = None;
-    for m in seated.iter().rev().filter(|m| m.result.is_some()) {
-        if view.recent.len() == RECENT {
-            break;
-        }
-        // A match with two of its versions is listed once.
-        if last_index != Some(m.scheduled.index) {
-            last_index = Some(m.scheduled.index);
-            view.recent
-                .push(summary(&record, &m.scheduled, m.result.as_ref()));
-        }
+        e.wins += wins;
+        e.losses += losses;
+        e.draws += draws;
     }
     view.head_to_head = h2h.into_values().collect();
     Ok(view)
 }
 
+/// A page of a bot's rating history, newest first.
+pub fn bot_ratings(store: &Store, name: &str, page: Page) -> Result<RatingHistory, ApiError> {
+    let versions = store.bots().versions(name)?;
+    let Some(last) = versions.last() else {
+        return Err(ApiError::NotFound(format!("no bot named `{name}`")));
+    };
+    let Some(record) = continuous_record(store, &last.game)? else {
+        return Ok(RatingHistory {
+            page: page.number,
+            per_page: page.size,
+            total: 0,
+            points: Vec::new(),
+        });
+    };
+    let mine: BTreeMap<usize, u32> = record
+        .bots
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.name == name)
+        .map(|(p, b)| (p, b.version))
+        .collect();
+    let positions: Vec<usize> = mine.keys().copied().collect();
+    let results = store.results();
+    Ok(RatingHistory {
+        page: page.number,
+        per_page: page.size,
+        total: results.rated_seats_of(record.id, &positions)?.0,
+        points: results
+            .elo_page(record.id, &positions, page.offset(), page.size)?
+            .into_iter()
+            .map(|(index, position, rating)| RatingPoint {
+                index,
+                version: mine[&position],
+                rating,
+            })
+            .collect(),
+    })
+}
+
+/// A match of a continuous ladder, found by its id.
+pub struct FoundMatch {
+    pub record: LadderRecord,
+    pub summary: MatchSummary,
+    /// Each seat's bot, by name, as the schedule seated it.
+    pub seats: Vec<String>,
+}
+
 /// A match of a continuous ladder by its id (or a unique prefix of it),
 /// through the results' index of match ids.
-pub fn find_match(store: &Store, id: &str) -> Result<(LadderRecord, MatchSummary), ApiError> {
+pub fn find_match(store: &Store, id: &str) -> Result<FoundMatch, ApiError> {
     if id.is_empty() || !id.chars().all(|c| c.is_ascii_hexdigit()) {
         return Err(ApiError::NotFound(format!("`{id}` is not a match id")));
     }
@@ -199,36 +256,26 @@ pub fn find_match(store: &Store, id: &str) -> Result<(LadderRecord, MatchSummary
             continue;
         }
         if let Some((m, r)) = store.results().at(ladder, index)? {
-            let s = summary(&record, &m, r.as_ref());
-            return Ok((record, s));
+            let summary = summary(&record, &m, r.as_ref());
+            let seats = m
+                .seats
+                .iter()
+                .map(|&p| {
+                    record
+                        .bots
+                        .get(p)
+                        .map(|b| b.name.clone())
+                        .unwrap_or_default()
+                })
+                .collect();
+            return Ok(FoundMatch {
+                record,
+                summary,
+                seats,
+            });
         }
     }
     Err(ApiError::NotFound(format!(
         "no match `{id}` in the server's ladders"
     )))
-}
-
-/// The match's replay, whose seats' logs are kept only for the owner of
-/// each seat's bot (everyone sees the moves).
-pub fn replay(store: &Store, id: &str, viewer: Option<&Account>) -> Result<Replay, ApiError> {
-    let (_, m) = find_match(store, id)?;
-    let gz = store
-        .results()
-        .replay(&m.match_id)?
-        .ok_or_else(|| ApiError::NotFound(format!("match `{id}` has no stored replay")))?;
-    let mut replay = Replay::from_bytes(&gz).map_err(|e| ApiError::Internal(e.to_string()))?;
-    let mut owner_of_seat = Vec::new();
-    for seat in &replay.seats {
-        let owner = store.accounts().ownership(&seat.name)?.map(|o| o.account);
-        owner_of_seat.push(viewer.is_some() && owner == viewer.map(|v| v.id));
-    }
-    for turn in &mut replay.turns {
-        for (seat, t) in turn.seats.iter_mut().enumerate() {
-            if !owner_of_seat.get(seat).copied().unwrap_or(false) {
-                t.log.clear();
-                t.log_dropped = 0;
-            }
-        }
-    }
-    Ok(replay)
 }

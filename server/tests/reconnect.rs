@@ -48,7 +48,7 @@ async fn requests(
     if status != StatusCode::OK {
         assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
         assert_eq!(error_code(&body), "unavailable");
-        assert!(body.contains("connects again"), "{body}");
+        assert!(body.contains("try again"), "{body}");
     }
     for _ in 0..2 {
         let (status, body) = server.get("/api/me", Some(token)).await;

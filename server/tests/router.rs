@@ -223,7 +223,26 @@ async fn openapi_document_describes_every_route_and_errors_have_one_shape() {
 #[tokio::test(flavor = "multi_thread")]
 async fn ladder_pages_escape_names_and_logs_are_private_to_the_owner() {
     let s = server(|_| {});
-    let (status, body) = s.upload(SCRIPT, Some(&s.alice), bot("s", true)).await;
+    // A name like this one cannot be uploaded, but the operator can store
+    // a bot under any name (`ludus submit --db`): pages escape it.
+    let (status, body) = s.upload(SCRIPT, Some(&s.alice), bot("x", false)).await;
+    assert_eq!(
+        (status, error_code(&body).as_str()),
+        (StatusCode::BAD_REQUEST, "bad_request")
+    );
+    let wasm = bot("x", false);
+    let sha = ludus_host::sha256_hex(&wasm);
+    s.state
+        .with_store(move |st| {
+            Ok(st
+                .bots()
+                .submit(SCRIPT, "planet-wars", &wasm, &sha, "2026-01-01T00:00:00Z")?)
+        })
+        .await
+        .unwrap();
+    let (status, body) = s
+        .upload("secret-keeper", Some(&s.alice), bot("s", true))
+        .await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
     let (status, _) = s.upload("plain", Some(&s.bob), bot("p", false)).await;
     assert_eq!(status, StatusCode::CREATED);
@@ -232,14 +251,14 @@ async fn ladder_pages_escape_names_and_logs_are_private_to_the_owner() {
     let (status, body) = s.get("/api/games/planet-wars/leaderboard", None).await;
     assert_eq!(status, StatusCode::OK);
     let lb = json(&body);
-    assert_eq!(lb["rows"].as_array().unwrap().len(), 2);
+    assert_eq!(lb["rows"].as_array().unwrap().len(), 3);
     assert!(lb["rated"].as_u64().unwrap() >= 6, "{body}");
     let (_, games) = s.get("/api/games", None).await;
     assert!(json(&games)
         .as_array()
         .unwrap()
         .iter()
-        .any(|g| g["id"] == "planet-wars" && g["bots"] == 2));
+        .any(|g| g["id"] == "planet-wars" && g["bots"] == 3));
 
     let escaped = "&lt;script&gt;alert(1)&lt;/script&gt;";
     let bot_uri = format!("/bots/{}", ludus_server::templates::url_part(SCRIPT));
@@ -251,12 +270,7 @@ async fn ladder_pages_escape_names_and_logs_are_private_to_the_owner() {
             assert!(page.contains(escaped), "{uri} lacks the escaped name");
         }
     }
-    let (_, body) = s
-        .get(
-            &format!("/api/bots/{}", ludus_server::templates::url_part(SCRIPT)),
-            None,
-        )
-        .await;
+    let (_, body) = s.get("/api/bots/secret-keeper", None).await;
     let view = json(&body);
     assert!(!view["rating_history"].as_array().unwrap().is_empty());
     let id = view["recent"][0]["match_id"].as_str().unwrap().to_string();

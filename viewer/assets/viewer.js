@@ -570,7 +570,11 @@
       ok = true;
     } catch (e) {
       // Clipboard API refused (e.g. no permission on file://): the old way.
-      const ta = el("textarea", { style: "position:fixed;opacity:0" });
+      // Styled through the CSSOM: a style attribute is not allowed by the
+      // server's content security policy.
+      const ta = el("textarea");
+      ta.style.position = "fixed";
+      ta.style.opacity = "0";
       ta.value = text;
       document.body.append(ta);
       ta.select();

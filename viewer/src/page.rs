@@ -14,6 +14,9 @@ const CORE: &str = include_str!("../assets/viewer.js");
 /// Drawing helpers shared by the grid games' renderers.
 const GRID: &str = include_str!("../assets/grid.js");
 
+/// What starts the player once every script is in.
+const BOOT: &str = "Ludus.boot();";
+
 /// Every game renderer, by file: `assets/games/<game>.js`, each registering
 /// itself with `Ludus.register`. To add a game's renderer, add its file here.
 pub const RENDERERS: &[(&str, &str)] = &[
@@ -96,6 +99,22 @@ fn page(title: &str, json: &str, embed: Embed) -> String {
         }
     };
     shell(title, data)
+}
+
+/// The text of every script the pages run, each in its own `<script>`
+/// element, exactly: a content security policy can allow these by their
+/// hashes and nothing else. (The embedded document is data, never run.)
+pub fn inline_scripts() -> Vec<&'static str> {
+    [CORE, GRID]
+        .into_iter()
+        .chain(RENDERERS.iter().map(|r| r.1))
+        .chain([BOOT])
+        .collect()
+}
+
+/// The text of the pages' one `<style>` element, exactly.
+pub fn inline_style() -> &'static str {
+    STYLE
 }
 
 /// The player's page around `data`, the document's script element. Its
@@ -186,7 +205,7 @@ fn shell(title: &str, data: Markup) -> String {
                 @for (name, source) in scripts {
                     script data-module=(name) { (PreEscaped(source)) }
                 }
-                script { (PreEscaped("Ludus.boot();")) }
+                script { (PreEscaped(BOOT)) }
             }
         },
     )

@@ -6,7 +6,7 @@
 use super::history::elo_history;
 use super::{bradley_terry, elo, weng_lin, GameResult, System};
 use crate::error::Error;
-use crate::store::{BotRecord, Store};
+use crate::store::{rated_seats, BotRecord, RatedGame, Store};
 
 /// The rated games of a ladder's matches before `end`, in schedule order,
 /// with their indices (aborted and void matches are not rated): what
@@ -16,12 +16,20 @@ pub fn rated_games_before(
     ladder: i64,
     end: u32,
 ) -> Result<Vec<(u32, GameResult)>, Error> {
-    Ok(store
-        .results()
-        .rated_before(ladder, end)?
-        .into_iter()
-        .map(|g| (g.index, GameResult::new(g.seats, g.placements)))
-        .collect())
+    Ok(games_of(&store.results().rated_before(ladder, end)?))
+}
+
+/// Stored rated matches as the rating systems take them.
+pub fn games_of(stored: &[RatedGame]) -> Vec<(u32, GameResult)> {
+    stored
+        .iter()
+        .map(|g| {
+            (
+                g.index,
+                GameResult::new(g.seats.clone(), g.placements.clone()),
+            )
+        })
+        .collect()
 }
 
 /// Applies the ratings of the ladder's finished prefix: the matches before
@@ -36,12 +44,14 @@ pub fn apply(store: &Store, ladder: i64) -> Result<u32, Error> {
         if end == record.rated_through && end > 0 {
             return Ok(end);
         }
-        let rated = rated_games_before(store, ladder, end)?;
+        let stored = store.results().rated_before(ladder, end)?;
+        let rated = games_of(&stored);
         let n = record.bots.len();
         // Elo one match at a time, keeping each seat's rating after the
-        // matches rated now, for the bots' pages.
+        // matches rated now, with its place and faults, for the bots' pages.
         let from = record.rated_through.min(end);
         let history = elo_history(n, &rated, from)?;
+        let seats = rated_seats(&history.after, &stored);
         let games: Vec<GameResult> = rated.into_iter().map(|(_, g)| g).collect();
         let rows: Vec<_> = history
             .ratings
@@ -51,7 +61,7 @@ pub fn apply(store: &Store, ladder: i64) -> Result<u32, Error> {
             .collect();
         let ratings = store.ratings();
         ratings.save(ladder, System::Elo.key(), &rows)?;
-        ratings.save_elo_history(ladder, (from, end), &history.after, &history.rated)?;
+        ratings.save_elo_history(ladder, (from, end), &seats, &history.rated)?;
         match System::ranking(record.players) {
             System::BradleyTerry => {
                 let bt = bradley_terry::fit(n, &games, Default::default())?;

@@ -3,7 +3,7 @@
 //! (which may retire it); uploads are counted for the daily quota.
 
 use super::conn::{Conn, Lock};
-use super::db::vals;
+use super::db::{vals, Db, DbError};
 use super::error::StoreError;
 use std::collections::BTreeSet;
 
@@ -24,13 +24,55 @@ pub struct Ownership {
     pub retired: bool,
 }
 
+/// What became of a claim on a bot name ([`Accounts::take_bot_name`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Claim {
+    /// The name is the account's.
+    Taken,
+    /// Another account, named here, owns it.
+    Owned(String),
+    /// The operator stored a bot under it: it has no owner to claim it.
+    Unowned,
+    /// This name exists, and differs from the one asked for only in case.
+    LooksLike(String),
+}
+
+/// Whose the bot name is, for `account`: the claim, and whether the
+/// account owns it already. Names are compared by their lower case.
+fn examine(db: &mut Db, bot: &str, account: i64) -> Result<(Claim, bool), DbError> {
+    if let Some(row) = db.query_opt(
+        "SELECT o.bot, o.account_id, a.name FROM bot_owners o JOIN accounts a ON a.id = o.account_id
+         WHERE lower(o.bot) = lower($1) ORDER BY o.bot LIMIT 1",
+        vals![bot],
+    )? {
+        let (name, owner, owner_name) = (row.text(0)?, row.i64(1)?, row.text(2)?);
+        return Ok(match () {
+            _ if name != bot => (Claim::LooksLike(name), false),
+            _ if owner != account => (Claim::Owned(owner_name), false),
+            _ => (Claim::Taken, true),
+        });
+    }
+    if let Some(row) = db.query_opt(
+        "SELECT name FROM bot_versions WHERE lower(name) = lower($1) ORDER BY name LIMIT 1",
+        vals![bot],
+    )? {
+        let name = row.text(0)?;
+        return Ok(if name == bot {
+            (Claim::Unowned, false)
+        } else {
+            (Claim::LooksLike(name), false)
+        });
+    }
+    Ok((Claim::Taken, false))
+}
+
 /// The accounts of a store ([`super::Store::accounts`]).
 pub struct Accounts<'s> {
     pub(crate) conn: &'s Conn,
 }
 
 impl Accounts<'_> {
-    /// Adds an account; `None` when the name is taken.
+    /// Adds an account; `None` when the name is taken, in any case.
     pub fn add(
         &self,
         name: &str,
@@ -40,7 +82,10 @@ impl Accounts<'_> {
         self.conn.write(|db| {
             Lock::Names.take(db)?;
             if db
-                .query_opt("SELECT id FROM accounts WHERE name = $1", vals![name])?
+                .query_opt(
+                    "SELECT id FROM accounts WHERE lower(name) = lower($1)",
+                    vals![name],
+                )?
                 .is_some()
             {
                 return Ok(None);
@@ -92,29 +137,34 @@ impl Accounts<'_> {
             .next())
     }
 
-    /// Gives the bot name to `account` unless another account has it; also
-    /// un-retires it (a new version is a comeback). Returns the owner's id.
-    pub fn take_bot_name(&self, bot: &str, account: i64) -> Result<i64, StoreError> {
+    /// Whether `account` may take the bot name: [`Claim::Taken`] when
+    /// the name is free or already the account's; otherwise whose it is.
+    pub fn check_bot_name(&self, bot: &str, account: i64) -> Result<Claim, StoreError> {
+        let examined = examine(&mut self.conn.db.borrow_mut(), bot, account);
+        examined
+            .map(|(claim, _)| claim)
+            .map_err(|e| self.conn.err(e))
+    }
+
+    /// Gives the bot name to `account` unless it is another's (see
+    /// [`Claim`]), as one step under the names' lock; also un-retires a
+    /// name of the account's own (a new version is a comeback).
+    pub fn take_bot_name(&self, bot: &str, account: i64) -> Result<Claim, StoreError> {
         self.conn.write(|db| {
             Lock::Names.take(db)?;
-            if let Some(row) = db.query_opt(
-                "SELECT account_id FROM bot_owners WHERE bot = $1",
-                vals![bot],
-            )? {
-                let owner = row.i64(0)?;
-                if owner == account {
-                    db.execute(
-                        "UPDATE bot_owners SET retired = 0 WHERE bot = $1",
-                        vals![bot],
-                    )?;
-                }
-                return Ok(owner);
-            }
-            db.execute(
-                "INSERT INTO bot_owners (bot, account_id, retired) VALUES ($1, $2, 0)",
-                vals![bot, account],
-            )?;
-            Ok(account)
+            let (claim, owned) = examine(db, bot, account)?;
+            match (&claim, owned) {
+                (Claim::Taken, true) => db.execute(
+                    "UPDATE bot_owners SET retired = 0 WHERE bot = $1",
+                    vals![bot],
+                )?,
+                (Claim::Taken, false) => db.execute(
+                    "INSERT INTO bot_owners (bot, account_id, retired) VALUES ($1, $2, 0)",
+                    vals![bot, account],
+                )?,
+                _ => 0,
+            };
+            Ok(claim)
         })
     }
 

@@ -6,8 +6,8 @@
 
 use super::db::{vals, Db, DbError};
 use super::ladders::index_seats;
-use super::ratings::write_elo_history;
-use super::records::{match_result, scheduled_match, Needs};
+use super::ratings::{rated_seats, write_elo_history};
+use super::records::{scheduled_match, Needs, RatedGame};
 use crate::ratings::history::elo_history;
 use crate::ratings::GameResult;
 
@@ -50,8 +50,29 @@ pub(crate) fn fill_legacy_needs(db: &mut Db) -> Result<(), DbError> {
     Ok(())
 }
 
+/// The rated matches of ladder `id` before `through`, as ratings read them.
+fn rated_games(db: &mut Db, id: i64, through: u32) -> Result<Vec<RatedGame>, DbError> {
+    db.query(
+        "SELECT r.idx, m.seats, r.placements, r.faults FROM results r
+         JOIN matches m ON m.ladder_id = r.ladder_id AND m.idx = r.idx
+         WHERE r.ladder_id = $1 AND r.idx < $2 AND r.aborted IS NULL ORDER BY r.idx",
+        vals![id, through],
+    )?
+    .iter()
+    .map(|r| {
+        Ok(RatedGame {
+            index: r.u32(0)?,
+            seats: r.json(1)?,
+            placements: r.json(2)?,
+            faults: r.json(3)?,
+        })
+    })
+    .collect()
+}
+
 /// Fills the bot index of a database written before it existed: every
-/// ladder's seats, and the Elo history of its rated prefix.
+/// ladder's seats, and the Elo history of its rated prefix with each
+/// seat's place and faults.
 pub(crate) fn index_older_ladders(db: &mut Db) -> Result<(), DbError> {
     for ladder in db.query("SELECT id, rated_through FROM ladders ORDER BY id", &[])? {
         let (id, through) = (ladder.i64(0)?, ladder.u32(1)?);
@@ -70,27 +91,47 @@ pub(crate) fn index_older_ladders(db: &mut Db) -> Result<(), DbError> {
                 vals![id],
             )?
             .map_or(Ok(0), |r| r.i64(0))? as usize;
-        let mut rated = Vec::new();
-        for row in db.query(
-            "SELECT idx, match_id, placements, scores, faults, turns, reason, aborted, replay_sha256
-             FROM results WHERE ladder_id = $1 AND idx < $2 ORDER BY idx",
-            vals![id, through],
-        )? {
-            let r = match_result(&row)?;
-            if r.aborted.is_none() {
-                let seats = schedule
-                    .get(r.index as usize)
-                    .map(|m| m.seats.clone())
-                    .unwrap_or_default();
-                rated.push((r.index, GameResult::new(seats, r.placements)));
-            }
-        }
+        let stored = rated_games(db, id, through)?;
+        let rated: Vec<(u32, GameResult)> = stored
+            .iter()
+            .map(|g| {
+                (
+                    g.index,
+                    GameResult::new(g.seats.clone(), g.placements.clone()),
+                )
+            })
+            .collect();
         let history = elo_history(bots, &rated, 0).map_err(|e| DbError::Decode {
             column: 0,
             wanted: "results the Elo history can be computed from",
             found: format!("ladder {id}: {e}"),
         })?;
-        write_elo_history(db, id, (0, through), &history.after, &history.rated)?;
+        let seats = rated_seats(&history.after, &stored);
+        write_elo_history(db, id, (0, through), &seats, &history.rated)?;
+    }
+    Ok(())
+}
+
+/// Fills each rated seat's place and faults in a database of schema 5 or
+/// 6, which kept only its Elo.
+pub(crate) fn fill_seat_outcomes(db: &mut Db) -> Result<(), DbError> {
+    for ladder in db.query("SELECT id, rated_through FROM ladders ORDER BY id", &[])? {
+        let (id, through) = (ladder.i64(0)?, ladder.u32(1)?);
+        for game in rated_games(db, id, through)? {
+            for (seat, place) in game.placements.iter().enumerate() {
+                db.execute(
+                    "UPDATE match_seats SET place = $4, faults = $5
+                     WHERE ladder_id = $1 AND idx = $2 AND seat = $3",
+                    vals![
+                        id,
+                        game.index,
+                        seat,
+                        *place,
+                        game.faults.get(seat).copied().unwrap_or(0)
+                    ],
+                )?;
+            }
+        }
     }
     Ok(())
 }

@@ -32,7 +32,7 @@ mod records;
 mod results;
 pub mod schema;
 
-pub use accounts::{Account, Accounts, Ownership};
+pub use accounts::{Account, Accounts, Claim, Ownership};
 pub use bots::Bots;
 pub use error::StoreError;
 pub use ladders::{continuous_key, Ladders};
@@ -40,9 +40,10 @@ pub use location::Location;
 pub use queue::{
     ClaimNext, Claimed, Committed, IntegrityEvent, LadderStatus, Queue, WorkerInfo, MAX_ATTEMPTS,
 };
-pub use ratings::{RatingRow, Ratings};
+pub use ratings::{rated_seats, RatingRow, Ratings};
 pub use records::{
-    BotRecord, LadderRecord, MatchResult, Needs, NewLadder, RatedGame, SeatedMatch, Submitted,
+    BotRecord, LadderRecord, MatchResult, Needs, NewLadder, RatedGame, RatedSeat, SeatedMatch,
+    Submitted,
 };
 pub use results::Results;
 
@@ -213,6 +214,9 @@ impl Store {
             // The bot index came with schema 5: filled in from before it.
             if matches!(found, Found::Legacy(_)) || matches!(found, Found::Ludus(v) if v < 5) {
                 legacy::index_older_ladders(db).map_err(err)?;
+            } else if matches!(found, Found::Ludus(v) if v < 7) {
+                // The seats' places and faults came with schema 7.
+                legacy::fill_seat_outcomes(db).map_err(err)?;
             }
             if db.dialect() == Dialect::Sqlite {
                 db.batch(&format!(

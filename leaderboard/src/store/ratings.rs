@@ -6,6 +6,8 @@
 use super::conn::Conn;
 use super::db::{vals, Db, DbError};
 use super::error::StoreError;
+use super::records::{RatedGame, RatedSeat};
+use std::collections::BTreeMap;
 
 /// The stored ratings of a store ([`super::Store::ratings`]).
 pub struct Ratings<'s> {
@@ -30,18 +32,18 @@ impl Ratings<'_> {
         self.conn.write(|db| save_ratings(db, ladder, system, rows))
     }
 
-    /// Records the Elo after each rated match from index `from` to the
-    /// finished prefix `end` (`after`: each match's index and its seats'
-    /// ratings), and each bot's count of rated matches, by position.
+    /// Records each seat of the matches rated from index `from` to the
+    /// finished prefix `end` (its Elo after the match, its place, its
+    /// faults), and each bot's count of rated matches, by position.
     pub fn save_elo_history(
         &self,
         ladder: i64,
         (from, end): (u32, u32),
-        after: &[(u32, Vec<f64>)],
+        seats: &[RatedSeat],
         rated: &[u32],
     ) -> Result<(), StoreError> {
         self.conn
-            .write(|db| write_elo_history(db, ladder, (from, end), after, rated))
+            .write(|db| write_elo_history(db, ladder, (from, end), seats, rated))
     }
 
     /// Every ladder bot's count of rated matches, by position.
@@ -84,7 +86,29 @@ pub(crate) fn save_ratings(
     Ok(())
 }
 
-/// Records the Elo after each rated match from index `from` to `end`, the
+/// The seats of the rated matches in `after` (each match's index and its
+/// seats' Elo after it), with their places and faults from `games`.
+pub fn rated_seats(after: &[(u32, Vec<f64>)], games: &[RatedGame]) -> Vec<RatedSeat> {
+    let by_index: BTreeMap<u32, &RatedGame> = games.iter().map(|g| (g.index, g)).collect();
+    after
+        .iter()
+        .flat_map(|(index, elos)| {
+            let game = by_index.get(index);
+            elos.iter().enumerate().map(move |(seat, &elo)| RatedSeat {
+                index: *index,
+                seat,
+                elo,
+                place: game
+                    .and_then(|g| g.placements.get(seat))
+                    .copied()
+                    .unwrap_or(0),
+                faults: game.and_then(|g| g.faults.get(seat)).copied().unwrap_or(0),
+            })
+        })
+        .collect()
+}
+
+/// Records each seat of the rated matches from index `from` to `end`, the
 /// finished prefix the history covers (the ones in between rated no more
 /// are cleared; none after `end` ever had an Elo, as the finished prefix
 /// only grows), and each bot's count of rated matches.
@@ -92,11 +116,11 @@ pub(crate) fn write_elo_history(
     db: &mut Db,
     ladder: i64,
     (from, end): (u32, u32),
-    after: &[(u32, Vec<f64>)],
+    seats: &[RatedSeat],
     rated: &[u32],
 ) -> Result<(), DbError> {
     db.execute(
-        "UPDATE match_seats SET elo = NULL
+        "UPDATE match_seats SET elo = NULL, place = NULL, faults = NULL
          WHERE ladder_id = $1 AND idx >= $2 AND idx < $3 AND elo IS NOT NULL",
         vals![ladder, from, end],
     )?;
@@ -104,15 +128,7 @@ pub(crate) fn write_elo_history(
     // A chunk is padded to a power of two with copies of its last seat (the
     // same value written twice), so that few statements are prepared.
     const SEATS_AT_ONCE: usize = 256;
-    let seats: Vec<(u32, usize, f64)> = after
-        .iter()
-        .filter(|a| a.0 >= from)
-        .flat_map(|(index, elos)| {
-            elos.iter()
-                .enumerate()
-                .map(|(seat, &elo)| (*index, seat, elo))
-        })
-        .collect();
+    let seats: Vec<&RatedSeat> = seats.iter().filter(|s| s.index >= from).collect();
     for chunk in seats.chunks(SEATS_AT_ONCE) {
         let mut params = vals![ladder].to_vec();
         let mut rows = Vec::with_capacity(chunk.len());
@@ -122,20 +138,26 @@ pub(crate) fn write_elo_history(
                 chunk.last().expect("chunks are not empty"),
             ))
             .take(chunk.len().next_power_of_two());
-        for (k, &(index, seat, elo)) in padded.enumerate() {
-            let p = 2 + 3 * k;
+        for (k, s) in padded.enumerate() {
+            let p = 2 + 5 * k;
             rows.push(format!(
-                "(CAST(${} AS {{int}}), CAST(${} AS {{int}}), CAST(${} AS {{real}}))",
+                "(CAST(${} AS {{int}}), CAST(${} AS {{int}}), CAST(${} AS {{real}}), CAST(${} AS {{int}}), CAST(${} AS {{int}}))",
                 p,
                 p + 1,
-                p + 2
+                p + 2,
+                p + 3,
+                p + 4
             ));
-            params.extend(vals![index, seat, elo].iter().cloned());
+            params.extend(
+                vals![s.index, s.seat, s.elo, s.place, s.faults]
+                    .iter()
+                    .cloned(),
+            );
         }
         db.execute(
             &format!(
-                "WITH v (idx, seat, elo) AS (VALUES {})
-                 UPDATE match_seats SET elo = v.elo FROM v
+                "WITH v (idx, seat, elo, place, faults) AS (VALUES {})
+                 UPDATE match_seats SET elo = v.elo, place = v.place, faults = v.faults FROM v
                  WHERE match_seats.ladder_id = $1 AND match_seats.idx = v.idx AND match_seats.seat = v.seat",
                 rows.join(", ")
             ),

@@ -87,6 +87,19 @@ pub struct RatedGame {
     pub seats: Vec<usize>,
     /// Each seat's placement (1 is first).
     pub placements: Vec<u32>,
+    /// Each seat's turns with a fault.
+    pub faults: Vec<u32>,
+}
+
+/// A seat of a rated match, as the bot index keeps it: the seat's Elo after
+/// the match, its place and its turns with a fault.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RatedSeat {
+    pub index: u32,
+    pub seat: usize,
+    pub elo: f64,
+    pub place: u32,
+    pub faults: u32,
 }
 
 /// What a worker must run to play a ladder's matches, as the ladder

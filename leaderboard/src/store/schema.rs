@@ -22,6 +22,10 @@
 //!   (`super::legacy`).
 //! - V6: on PostgreSQL, replays (gzip already) are stored out of line
 //!   without a second compression; no change on SQLite.
+//! - V7: bot and account names by their lower case, so that names which
+//!   differ only in case are found as one; each rated seat's place and
+//!   faults beside its Elo ([`super::legacy`] fills them in for databases
+//!   written before).
 //!
 //! SQLite files made before the history existed (their version in `PRAGMA
 //! user_version`, 1 or 2) are taken as they are: schema 1 has its pending
@@ -38,7 +42,7 @@ pub const HISTORY: &str = "ludus_schema_history";
 pub const APPLICATION_ID: i32 = 0x4C55_4455;
 
 /// The schema version this Ludus writes.
-pub const VERSION: i32 = 6;
+pub const VERSION: i32 = 7;
 
 const V1: &str = "
 CREATE TABLE bots (
@@ -229,6 +233,19 @@ ALTER TABLE integrity_events ALTER COLUMN replay_gz SET STORAGE EXTERNAL;
 /// SQLite does not compress values: nothing to change.
 const V6_SQLITE: &str = "SELECT 1;";
 
+const V7: &str = "
+-- Names are one name whatever their case: a new bot or account name is
+-- looked up by its lower case.
+CREATE INDEX bot_versions_by_lower_name ON bot_versions (lower(name));
+CREATE INDEX bot_owners_by_lower_name ON bot_owners (lower(bot));
+CREATE INDEX accounts_by_lower_name ON accounts (lower(name));
+-- Each rated seat's place and faults beside its Elo: a bot's page counts
+-- its results against each opponent in the database, not in a read of
+-- every match. Filled in code for databases written before.
+ALTER TABLE match_seats ADD COLUMN place {int};
+ALTER TABLE match_seats ADD COLUMN faults {int};
+";
+
 /// Every migration, in `dialect`.
 pub fn migrations(dialect: Dialect) -> Vec<Migration> {
     let v6 = match dialect {
@@ -242,6 +259,7 @@ pub fn migrations(dialect: Dialect) -> Vec<Migration> {
         ("V4__accounts", V4),
         ("V5__page_indexes", V5),
         ("V6__replays_stored_as_they_are", v6),
+        ("V7__names_by_their_lower_case", V7),
     ]
     .into_iter()
     .map(|(name, sql)| {

@@ -1,0 +1,214 @@
+//! Serving a match's replay, as JSON or as the viewer's page. A replay is
+//! found under the store's lock (a few small reads and its gzip), then
+//! decoded, stripped of the logs its visitor may not see, and rendered off
+//! the lock on a blocking thread, no more at once than [`RENDERS_AT_ONCE`];
+//! one that decodes to more than [`MAX_REPLAY_BYTES`] is not served here.
+//! What is rendered is kept (bounded in bytes) and named by an ETag, so a
+//! popular match is rendered once and a browser that has it gets a 304.
+//! An answer that shows a bot's logs to its owner is never kept by a cache.
+
+use crate::error::ApiError;
+use crate::state::AppState;
+use crate::views;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use ludus_host::Replay;
+use ludus_leaderboard::store::{Account, Store};
+use std::io::Read;
+use std::sync::Arc;
+use tokio::sync::Semaphore;
+
+/// Replays decoded or rendered at once.
+pub const RENDERS_AT_ONCE: usize = 2;
+
+/// The largest replay (its JSON) served: a larger one is exported with
+/// `ludus replay export` instead.
+pub const MAX_REPLAY_BYTES: u64 = 32 << 20;
+
+/// Bytes of rendered answers kept.
+const KEPT_BYTES: u64 = 64 << 20;
+
+/// How a replay is served.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// The replay format of `docs/replay.md`.
+    Json,
+    /// The viewer's page.
+    Page,
+}
+
+/// A stored replay as found, not yet decoded.
+pub struct Found {
+    match_id: String,
+    gz: Vec<u8>,
+    /// Per seat: whether the visitor sees its bot's logs (it owns the bot).
+    shown: Vec<bool>,
+}
+
+/// The replay of match `id` and what `viewer` may see of it.
+pub fn find(store: &Store, id: &str, viewer: Option<&Account>) -> Result<Found, ApiError> {
+    let found = views::find_match(store, id)?;
+    let match_id = found.summary.match_id;
+    let gz = store
+        .results()
+        .replay(&match_id)?
+        .ok_or_else(|| ApiError::NotFound(format!("match `{id}` has no stored replay")))?;
+    let mut shown = Vec::with_capacity(found.seats.len());
+    for name in &found.seats {
+        let owner = store.accounts().ownership(name)?.map(|o| o.account);
+        shown.push(viewer.is_some_and(|v| owner == Some(v.id)));
+    }
+    Ok(Found {
+        match_id,
+        gz,
+        shown,
+    })
+}
+
+impl Found {
+    /// Whether the answer shows a bot's logs, and so depends on who asks.
+    pub fn private(&self) -> bool {
+        self.shown.iter().any(|&s| s)
+    }
+
+    /// The ETag of the answer of `kind`: the same for the same match, seats
+    /// shown, kind and Ludus.
+    fn etag(&self, kind: Kind) -> String {
+        let shown: String = self
+            .shown
+            .iter()
+            .map(|&s| if s { '1' } else { '0' })
+            .collect();
+        let key = format!(
+            "{}/{}/{shown}/{kind:?}",
+            env!("CARGO_PKG_VERSION"),
+            self.match_id
+        );
+        format!("\"{}\"", &ludus_host::sha256_hex(key.as_bytes())[..32])
+    }
+
+    /// The replay, with only the logs the visitor may see.
+    fn decode(&self) -> Result<Replay, ApiError> {
+        let mut json = Vec::new();
+        flate2::read::GzDecoder::new(&self.gz[..])
+            .take(MAX_REPLAY_BYTES + 1)
+            .read_to_end(&mut json)
+            .map_err(|e| ApiError::Internal(format!("replay {}: {e}", self.match_id)))?;
+        if json.len() as u64 > MAX_REPLAY_BYTES {
+            return Err(ApiError::TooLarge(format!(
+                "this match's replay is over {} MiB, too large to show here; `ludus replay export {}` writes it to a file",
+                MAX_REPLAY_BYTES >> 20,
+                ludus_host::short_id(&self.match_id)
+            )));
+        }
+        let mut replay = Replay::from_bytes(&json)
+            .map_err(|e| ApiError::Internal(format!("replay {}: {e}", self.match_id)))?;
+        for turn in &mut replay.turns {
+            for (seat, t) in turn.seats.iter_mut().enumerate() {
+                if !self.shown.get(seat).copied().unwrap_or(false) {
+                    t.log.clear();
+                    t.log_dropped = 0;
+                }
+            }
+        }
+        Ok(replay)
+    }
+
+    fn render(&self, kind: Kind) -> Result<Vec<u8>, ApiError> {
+        let replay = self.decode()?;
+        Ok(match kind {
+            Kind::Json => replay.to_bytes(false),
+            Kind::Page => ludus_viewer::replay_page(&replay, ludus_viewer::Embed::Auto)
+                .0
+                .into_bytes(),
+        })
+    }
+}
+
+/// Weighs a kept answer by its bytes.
+#[derive(Clone)]
+struct Bytes;
+
+impl quick_cache::Weighter<String, Arc<Vec<u8>>> for Bytes {
+    fn weight(&self, _key: &String, value: &Arc<Vec<u8>>) -> u64 {
+        value.len() as u64
+    }
+}
+
+/// The renders running and the answers kept.
+pub struct Renders {
+    permits: Semaphore,
+    kept: quick_cache::sync::Cache<String, Arc<Vec<u8>>, Bytes>,
+}
+
+impl Default for Renders {
+    fn default() -> Renders {
+        Renders {
+            permits: Semaphore::new(RENDERS_AT_ONCE),
+            kept: quick_cache::sync::Cache::with_weighter(1024, KEPT_BYTES, Bytes),
+        }
+    }
+}
+
+/// The answer of `kind` for `found`, to a request with `headers`.
+pub async fn serve(
+    state: &AppState,
+    found: Found,
+    kind: Kind,
+    headers: &HeaderMap,
+) -> Result<Response, ApiError> {
+    let etag = found.etag(kind);
+    let cache_control = if found.private() {
+        "private, no-store"
+    } else {
+        "public, max-age=300"
+    };
+    let answer_headers = [
+        (
+            header::ETAG,
+            HeaderValue::from_str(&etag).expect("hex in quotes"),
+        ),
+        (
+            header::CACHE_CONTROL,
+            HeaderValue::from_static(cache_control),
+        ),
+        (
+            header::VARY,
+            HeaderValue::from_static("Authorization, Cookie"),
+        ),
+    ];
+    let fresh = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == etag));
+    if fresh {
+        return Ok((StatusCode::NOT_MODIFIED, answer_headers).into_response());
+    }
+    let renders = state.renders();
+    let body = match renders.kept.get(&etag) {
+        Some(body) => body,
+        None => {
+            let _permit = renders
+                .permits
+                .acquire()
+                .await
+                .expect("the semaphore is never closed");
+            let body = tokio::task::spawn_blocking(move || found.render(kind))
+                .await
+                .map_err(|e| ApiError::Internal(format!("a render failed: {e}")))??;
+            let body = Arc::new(body);
+            renders.kept.insert(etag.clone(), body.clone());
+            body
+        }
+    };
+    let content_type = match kind {
+        Kind::Json => "application/json",
+        Kind::Page => "text/html; charset=utf-8",
+    };
+    Ok((
+        answer_headers,
+        [(header::CONTENT_TYPE, HeaderValue::from_static(content_type))],
+        body.as_ref().clone(),
+    )
+        .into_response())
+}

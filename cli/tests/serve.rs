@@ -49,23 +49,19 @@ fn add_alice(dir: &Path, db_args: &[&str]) -> String {
     token
 }
 
-/// Uploads the Planet Wars example bots with `ludus submit --server`, the
-/// first under a name that is markup; returns the bots.
-fn submit_examples(dir: &Path, server: &Serving, token: &str) -> Vec<String> {
+/// Uploads the Planet Wars example bots with `ludus submit --server`, but
+/// the first, which the operator stores (`ludus submit --db DB`) under a
+/// name that is markup, a name no upload may take; returns the bots.
+fn submit_examples(dir: &Path, server: &Serving, db: &str, token: &str) -> Vec<String> {
     let bots = ludus_testkit::example_bots("planet-wars");
     assert!(bots.len() >= 2, "{bots:?}");
-    for (i, b) in bots.iter().enumerate() {
-        let name = if i == 0 {
-            SCRIPT.to_string()
-        } else {
-            b.clone()
-        };
-        let o = ludus(
+    let upload = |file: &str, name: &str| {
+        ludus(
             &[
                 "submit",
-                &bot(b),
+                &bot(file),
                 "--name",
-                &name,
+                name,
                 "--game",
                 "planet-wars",
                 "--server",
@@ -74,10 +70,24 @@ fn submit_examples(dir: &Path, server: &Serving, token: &str) -> Vec<String> {
                 token,
             ],
             dir,
-        );
+        )
+    };
+    let refused = upload(&bots[0], SCRIPT);
+    assert!(!refused.status.success());
+    assert!(text(&refused).contains("is not a bot name"), "{}", text(&refused));
+    let o = ludus(
+        &["submit", &bot(&bots[0]), "--name", SCRIPT, "--game", "planet-wars", "--db", db],
+        dir,
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    for b in &bots[1..] {
+        let o = upload(b, b);
         assert!(o.status.success(), "{}", text(&o));
         assert!(text(&o).contains("uploaded"), "{}", text(&o));
     }
+    // The operator's name belongs to no account: no upload can take it.
+    let taken = upload(&bots[1], SCRIPT);
+    assert!(!taken.status.success());
     bots
 }
 
@@ -108,7 +118,9 @@ fn rated_leaderboard(server: &Serving, bots: usize) -> String {
         rows.iter().any(|r| r["elo"].as_f64().unwrap() != 1500.0),
         "{lb}"
     );
-    assert!(rows.iter().all(|r| r["owner"] == "alice"));
+    assert!(rows
+        .iter()
+        .all(|r| r["owner"] == "alice" || (r["bot"] == SCRIPT && r["owner"].is_null())));
     let view = get_json(&format!(
         "{}/api/bots/%3Cscript%3Ealert%281%29%3C%2Fscript%3E",
         server.url
@@ -173,7 +185,7 @@ fn a_served_ladder_rates_uploaded_bots_and_shows_them_in_a_browser() {
     let dir = tempfile::tempdir().unwrap();
     let token = add_alice(dir.path(), &[]);
     let server = serve(dir.path(), &["--workers", "2"]);
-    let bots = submit_examples(dir.path(), &server, &token);
+    let bots = submit_examples(dir.path(), &server, "ludus.db", &token);
     let o = ludus(
         &[
             "submit",
@@ -261,7 +273,7 @@ fn on_postgres_two_remote_workers_play_what_the_server_schedules() {
     let mut server = serve(dir.path(), &["--db", &db, "--workers", "0"]);
     // Started before any bot exists: they wait for the ladder to appear.
     let workers: Vec<Worker> = (0..2).map(|n| Worker::spawn(dir.path(), &db, n)).collect();
-    let bots = submit_examples(dir.path(), &server, &token);
+    let bots = submit_examples(dir.path(), &server, &db, &token);
     let id = rated_leaderboard(&server, bots.len());
 
     // The two workers, and no other, played the rated matches.

@@ -8,7 +8,7 @@
 use crate::auth::{Account, Viewer};
 use crate::dto::{
     BotView, GameSummary, HeadToHead, LeaderboardPage, MatchSummary, Me, Page, PageQuery,
-    RatingHistory, RatingPoint, UploadQuery, Uploaded, VersionView,
+    RatingHistory, RatingPoint, UploadQuery, Uploaded, VersionView, WasmBody,
 };
 use crate::error::ErrorBody;
 use crate::extract::{Path, Query};
@@ -30,6 +30,7 @@ use utoipa::OpenApi;
         title = "Ludus",
         description = "Upload bots, follow the continuous ladders, re-run any rated match."
     ),
+    modifiers(&EveryRoute),
     paths(
         me,
         games,
@@ -61,12 +62,69 @@ use utoipa::OpenApi;
 )]
 pub struct ApiDoc;
 
+/// What the document says of every route: the bearer scheme the routes
+/// name, and the errors any request may meet (a malformed request, a body
+/// too large or too slow, the rate limit, the server itself).
+struct EveryRoute;
+
+impl utoipa::Modify for EveryRoute {
+    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+        use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
+        doc.components
+            .get_or_insert_with(Default::default)
+            .add_security_scheme(
+                "bearer",
+                SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+            );
+        let error = |what: &str| {
+            ResponseBuilder::new()
+                .description(what)
+                .content(
+                    "application/json",
+                    ContentBuilder::new()
+                        .schema(Some(Ref::from_schema_name("ErrorBody")))
+                        .build(),
+                )
+                .build()
+        };
+        // A game parameter is one of the games Ludus hosts.
+        let game = utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .enum_values(Some(ludus_engine::games().iter().map(|g| g.id)))
+            .build();
+        for item in doc.paths.paths.values_mut() {
+            for op in [item.get.as_mut(), item.post.as_mut()].into_iter().flatten() {
+                for p in op.parameters.iter_mut().flatten() {
+                    if p.name == "game" {
+                        p.schema = Some(game.clone().into());
+                    }
+                }
+                for (code, what) in [
+                    ("400", "the request is malformed (its path, query or body)"),
+                    ("405", "the route does not take this method"),
+                    ("408", "the request or its body took too long"),
+                    ("413", "the body is larger than the route takes"),
+                    ("429", "too many requests from this address or account"),
+                    ("500", "the server failed; its log has the details under the request id"),
+                    ("503", "the database is out of reach for now"),
+                ] {
+                    op.responses
+                        .responses
+                        .entry(code.into())
+                        .or_insert_with(|| error(what).into());
+                }
+            }
+        }
+    }
+}
+
 pub async fn openapi() -> Json<utoipa::openapi::OpenApi> {
     Json(ApiDoc::openapi())
 }
 
 /// The account of the bearer token.
-#[utoipa::path(get, path = "/api/me", responses(
+#[utoipa::path(get, path = "/api/me", security(("bearer" = [])), responses(
     (status = 200, body = Me), (status = 401, body = ErrorBody)))]
 pub async fn me(Account(a): Account) -> Json<Me> {
     Json(Me {
@@ -93,7 +151,7 @@ pub async fn leaderboard(
     Path(game): Path<String>,
     Query(page): Query<PageQuery>,
 ) -> Result<Json<LeaderboardPage>, ApiError> {
-    let page = Page::of(page);
+    let page = Page::of(page)?;
     Ok(Json(
         state
             .with_store(move |s| views::leaderboard(s, &game, page))
@@ -111,7 +169,7 @@ pub async fn bot(
     Path(name): Path<String>,
     Query(page): Query<PageQuery>,
 ) -> Result<Json<BotView>, ApiError> {
-    let page = Page::of(page);
+    let page = Page::of(page)?;
     Ok(Json(
         state
             .with_store(move |s| views::bot(s, &name, page))
@@ -129,7 +187,7 @@ pub async fn bot_ratings(
     Path(name): Path<String>,
     Query(page): Query<PageQuery>,
 ) -> Result<Json<RatingHistory>, ApiError> {
-    let page = Page::of(page);
+    let page = Page::of(page)?;
     Ok(Json(
         state
             .with_store(move |s| views::bot_ratings(s, &name, page))
@@ -141,10 +199,14 @@ pub async fn bot_ratings(
 /// It plays its validation match for the game (`ludus check --game`) before
 /// it is stored; a refusal says what was wrong.
 #[utoipa::path(post, path = "/api/bots", params(UploadQuery),
-    request_body(content = Vec<u8>, content_type = "application/wasm"),
+    request_body(content(
+        (WasmBody = "application/wasm"),
+        (WasmBody = "application/octet-stream")
+    ), description = "the bot's .wasm: a core module or a component"),
     security(("bearer" = [])),
     responses((status = 201, body = Uploaded), (status = 401, body = ErrorBody),
-        (status = 403, body = ErrorBody), (status = 413, description = "larger than the upload limit"),
+        (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 413, body = ErrorBody, description = "larger than the upload limit"),
         (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn upload(
     State(state): State<AppState>,
@@ -193,6 +255,7 @@ pub async fn match_info(
 /// The match's replay (the replay format of `docs/replay.md`).
 #[utoipa::path(get, path = "/api/matches/{id}/replay",
     params(("id" = String, Path, description = "the match id, or a unique prefix")),
+    security((), ("bearer" = [])),
     responses((status = 200, description = "the replay JSON; a seat's logs only for its bot's owner"),
         (status = 304, description = "the replay as the request's If-None-Match names it"),
         (status = 404, body = ErrorBody), (status = 413, body = ErrorBody)))]

@@ -2,6 +2,7 @@
 //! schema. The leaderboard is the leaderboard crate's own
 //! ([`ludus_leaderboard::report::Leaderboard`]), the one every table shows.
 
+use crate::error::ApiError;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -66,8 +67,10 @@ pub struct RatingHistory {
 #[into_params(parameter_in = Query)]
 pub struct PageQuery {
     /// The page, from 1 (default 1).
+    #[param(minimum = 1, maximum = 1000000)]
     pub page: Option<u32>,
     /// Items a page (default 20, at most 100).
+    #[param(minimum = 1, maximum = 100)]
     pub per_page: Option<u32>,
 }
 
@@ -83,12 +86,22 @@ impl Page {
     pub const MAX: u32 = 100;
     pub const DEFAULT: u32 = 20;
 
-    /// The page `query` asks for, its size clamped to 1..=[`Page::MAX`].
-    pub fn of(query: PageQuery) -> Page {
-        Page {
-            number: query.page.unwrap_or(1).max(1),
-            size: query.per_page.unwrap_or(Page::DEFAULT).clamp(1, Page::MAX),
+    /// The most pages a list is read to.
+    pub const LAST: u32 = 1_000_000;
+
+    /// The page `query` asks for; refused outside 1..=[`Page::LAST`] and
+    /// sizes outside 1..=[`Page::MAX`].
+    pub fn of(query: PageQuery) -> Result<Page, ApiError> {
+        let number = query.page.unwrap_or(1);
+        let size = query.per_page.unwrap_or(Page::DEFAULT);
+        if !(1..=Page::LAST).contains(&number) || !(1..=Page::MAX).contains(&size) {
+            return Err(ApiError::BadRequest(format!(
+                "a page is 1 to {} and holds 1 to {} items",
+                Page::LAST,
+                Page::MAX
+            )));
         }
+        Ok(Page { number, size })
     }
 
     pub fn offset(self) -> u32 {
@@ -98,10 +111,10 @@ impl Page {
 
 impl Default for Page {
     fn default() -> Page {
-        Page::of(PageQuery {
-            page: None,
-            per_page: None,
-        })
+        Page {
+            number: 1,
+            size: Page::DEFAULT,
+        }
     }
 }
 
@@ -152,11 +165,19 @@ pub struct HeadToHead {
 /// Where an upload goes.
 #[derive(Debug, Clone, Serialize, Deserialize, IntoParams)]
 pub struct UploadQuery {
-    /// The bot's name: new, or one of yours (a new version).
+    /// The bot's name: new, or one of yours (a new version). 1 to 64
+    /// characters: letters, digits, `-`, `_` and `.`, beginning with a
+    /// letter or a digit; names that differ only in case are one name.
+    #[param(pattern = "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")]
     pub name: String,
     /// The game it plays, as `ludus games` lists.
     pub game: String,
 }
+
+/// A bot's `.wasm`, as an upload's body.
+#[derive(ToSchema)]
+#[schema(value_type = String, format = Binary)]
+pub struct WasmBody(pub Vec<u8>);
 
 /// What an upload stored.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]

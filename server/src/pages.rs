@@ -32,13 +32,15 @@ pub async fn game(
     Path(game): Path<String>,
     Query(at): Query<PageQuery>,
 ) -> Response {
-    let at = Page::of(at);
-    page(
-        state
-            .with_store(move |s| views::leaderboard(s, &game, at))
-            .await,
-        templates::game,
-    )
+    let board = match Page::of(at) {
+        Ok(at) => {
+            state
+                .with_store(move |s| views::leaderboard(s, &game, at))
+                .await
+        }
+        Err(e) => Err(e),
+    };
+    page(board, templates::game)
 }
 
 pub async fn bot(
@@ -46,11 +48,11 @@ pub async fn bot(
     Path(name): Path<String>,
     Query(at): Query<PageQuery>,
 ) -> Response {
-    let at = Page::of(at);
-    page(
-        state.with_store(move |s| views::bot(s, &name, at)).await,
-        templates::bot,
-    )
+    let view = match Page::of(at) {
+        Ok(at) => state.with_store(move |s| views::bot(s, &name, at)).await,
+        Err(e) => Err(e),
+    };
+    page(view, templates::bot)
 }
 
 /// The replay viewer's own page, with the seats' logs kept for their owners.

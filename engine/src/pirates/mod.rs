@@ -38,7 +38,7 @@ use crate::{EngineError, Game, Outcome, Rejection, Seat};
 /// The registry entry.
 pub const INFO: GameInfo = GameInfo {
     id: "pirates",
-    rules_version: 1,
+    rules_version: 2,
     seats: &[PLAYERS],
     max_seed: u64::MAX,
     score_unit: "gold",
@@ -346,6 +346,12 @@ impl Game for Pirates {
 
     fn observation(&self, seat: Seat, out: &mut String) {
         self.write_observation(seat, out);
+    }
+
+    /// Every ship and NPC, where a seat sees only those within its sight.
+    fn spectator(&self, out: &mut String) -> bool {
+        self.write_spectator(out);
+        true
     }
 
     /// Only the ship to move is asked, and only when it can do something.

@@ -31,6 +31,7 @@ mod fog;
 mod legal;
 mod observation;
 mod rules;
+mod unseen;
 mod weapons;
 
 use serde_json::Value;
@@ -38,6 +39,7 @@ use sha2::{Digest, Sha256};
 
 use crate::game_info::GameInfo;
 use crate::grid::{self, Board, PLAYERS};
+use crate::sight::Sight;
 use crate::{EngineError, Game, Outcome, Rejection, Seat};
 
 pub use answers::{kind, parse_answer, Order, Target};
@@ -56,6 +58,7 @@ pub const INFO: GameInfo = GameInfo {
     unreadable: &[answers::kind::UNPARSEABLE],
     summary: "Four teams fight for a 12x12 board: soldiers, gold, buildings, weapons, capitals, fog of war.",
     new: |config, seed, players| Ok(Box::new(Conquest::from_config(config, seed, players)?)),
+    sight: Sight::Partial(unseen::FOG),
 };
 
 /// The board's side.

@@ -30,6 +30,7 @@ pub use geometry::{Area, Face, Fine, Point, Segment, REACH};
 pub use rules::{Checked, Illegal, LegalMove};
 
 use crate::game_info::GameInfo;
+use crate::sight::Sight;
 use crate::{grid, EngineError, Game, Outcome, Rejection, Seat};
 
 /// The registry entry.
@@ -42,6 +43,7 @@ pub const INFO: GameInfo = GameInfo {
     unreadable: &[kind::UNPARSEABLE],
     summary: "Two players draw edges on a grid of points and score the exact area they enclose.",
     new: |config, seed, players| Ok(Box::new(Fences::from_config(config, seed, players)?)),
+    sight: Sight::Full,
 };
 
 /// Seats: Blue and Red.

@@ -23,6 +23,7 @@ use sha2::{Digest, Sha256};
 
 use crate::game_info::GameInfo;
 use crate::grid::{self, flood, mirror, mirror_quadrant, Board, PLAYERS};
+use crate::sight::Sight;
 use crate::{EngineError, Game, Outcome, Rejection, Seat};
 
 /// The registry entry.
@@ -36,6 +37,7 @@ pub const INFO: GameInfo = GameInfo {
     summary:
         "Four bots draw trails and close loops to claim land; cut a rival's trail to send it home.",
     new: |config, seed, players| Ok(Box::new(Loops::from_config(config, seed, players)?)),
+    sight: Sight::Full,
 };
 
 /// The two board sizes and their turn counts.

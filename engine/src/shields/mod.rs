@@ -24,6 +24,7 @@ use sha2::{Digest, Sha256};
 
 use crate::game_info::GameInfo;
 use crate::grid::{self, corner, mirror_quadrant, Board, PLAYERS};
+use crate::sight::Sight;
 use crate::{EngineError, Game, Outcome, Rejection, Seat};
 
 /// The registry entry.
@@ -36,6 +37,7 @@ pub const INFO: GameInfo = GameInfo {
     unreadable: &[grid::kind::UNPARSEABLE],
     summary: "Four bots take, upgrade and shield valued cells on an 8x8 board; most points wins.",
     new: |config, seed, players| Ok(Box::new(Shields::from_config(config, seed, players)?)),
+    sight: Sight::Full,
 };
 
 /// Turns in a game.

@@ -352,6 +352,16 @@ fn a_shot_beyond_two_fields_is_illegal() {
     assert!(!legal(&g, 0).contains(&"atk-2".to_string()));
     refused(&mut g, "atk-2", kind::OUT_OF_RANGE);
     assert_eq!(g.ship(1).health, 400);
+    // Nor does the refusal say how far a ship out of sight is.
+    turn_of(&mut g, 0);
+    let r = answer(&mut g, "atk-3");
+    assert_eq!(r[0].kind, kind::OUT_OF_RANGE);
+    let far = g.ship(0).pos.distance(g.ship(2).pos);
+    assert!(
+        far > 5 && !r[0].reason.contains(&far.to_string()),
+        "{}",
+        r[0].reason
+    );
 }
 
 #[test]
@@ -699,6 +709,12 @@ fn other_ships_and_npcs_are_seen_only_within_five_fields_and_the_flag_always() {
     assert!(seen["npc2"].is_null(), "15 fields away");
     g.npc_mut(0).pos = Hex::new(0, -4);
     assert_eq!(observe(&g, 0)["npc1"]["id"], 5, "5 fields away");
+    // A sunk ship sees nothing more, but itself.
+    g.ship_mut(0).eliminated = Some(1);
+    g.ship_mut(0).health = 0;
+    let sunk = observe(&g, 0);
+    assert_eq!(sunk["player1"]["health"], 0);
+    assert!(sunk["player2"].is_null() && sunk["npc1"].is_null());
     assert_eq!(seen["flag"], serde_json::json!({"q": 0, "r": 0, "s": 0}));
     let other = observe(&g, 3);
     assert_eq!(other["yourId"], 4);
@@ -709,14 +725,19 @@ fn other_ships_and_npcs_are_seen_only_within_five_fields_and_the_flag_always() {
     );
 }
 
-#[test]
-fn an_npc_in_view_names_no_ship_its_observer_cannot_see() {
-    // NPC 5 on (3, -6), 5 fields from seat 0 and 2 from seat 2, which is
-    // 7 fields from seat 0.
+/// NPC 5 on (3, -6) has chased and fired at seat 2, 2 fields away; seat 0,
+/// 5 fields from the NPC, is 7 from seat 2.
+fn npc_after_a_ship_out_of_seat_0s_sight() -> Pirates {
     let mut g = npcs_only();
     place(&mut g, 0, -2, -6);
     place(&mut g, 2, 5, -6);
     g.npcs_act();
+    g
+}
+
+#[test]
+fn an_npc_in_view_names_no_ship_its_observer_cannot_see() {
+    let g = npc_after_a_ship_out_of_seat_0s_sight();
     assert_eq!(g.npc(0).pos, Hex::new(3, -6));
     assert_eq!((g.npc(0).target, g.npc(0).fired_at), (Some(2), Some(2)));
     let mut unaware = g.clone();
@@ -755,6 +776,25 @@ fn an_npc_out_of_sight_is_not_seen_nor_what_befalls_it() {
     assert_eq!(shot.npc(0).target, Some(2));
     assert_eq!(observe(&shot, 0), observe(&sailed, 0));
     assert!(observe(&shot, 0)["npc1"].is_null());
+}
+
+#[test]
+fn the_spectator_sees_every_ship_and_npc_and_whom_they_chase() {
+    let mut g = npc_after_a_ship_out_of_seat_0s_sight();
+    g.ship_mut(3).health = 0;
+    g.ship_mut(3).eliminated = Some(1);
+    let mut text = String::new();
+    assert!(g.spectator(&mut text));
+    let all: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for id in 1..=4 {
+        assert_eq!(all[format!("player{id}")]["id"], id, "every ship");
+    }
+    assert_eq!(all["player4"]["health"], 0, "a sunk one too");
+    assert_eq!(all["npc1"]["chasing"], 3);
+    assert_eq!(all["npc1"]["firedAt"], 3);
+    assert_eq!(all["npc2"]["id"], 6);
+    assert_eq!(all["eliminated"], serde_json::json!([4]));
+    assert!(observe(&g, 0)["player3"].is_null(), "seat 0 sees less");
 }
 
 #[test]

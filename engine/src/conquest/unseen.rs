@@ -50,22 +50,16 @@ impl Hidden for Conquest {
             .map(|seat| {
                 let legal = self.legal_actions(seat);
                 let team = &self.teams[seat];
+                // The legal move that brings the robot nearer to `goal`.
                 let step_to = |goal: usize| {
+                    let dist = |c: usize| manhattan(self.board, c, goal);
                     Dir::ALL
                         .into_iter()
-                        .filter(|&d| legal.iter().any(|a| a == Action::Move(d).name()))
-                        .filter_map(|d| self.board.step(team.position, d))
-                        .min_by_key(|&c| manhattan(self.board, c, goal))
-                        .filter(|&c| {
-                            manhattan(self.board, c, goal)
-                                < manhattan(self.board, team.position, goal)
-                        })
-                        .and_then(|c| {
-                            Dir::ALL
-                                .into_iter()
-                                .find(|&d| self.board.step(team.position, d) == Some(c))
-                        })
-                        .map(|d| Action::Move(d).name().to_string())
+                        .filter_map(|d| Some((self.board.step(team.position, d)?, Action::Move(d))))
+                        .filter(|(_, a)| legal.iter().any(|l| l == a.name()))
+                        .min_by_key(|&(c, _)| dist(c))
+                        .filter(|&(c, _)| dist(c) < dist(team.position))
+                        .map(|(_, a)| a.name().to_string())
                 };
                 let enemy = (0..PLAYERS)
                     .filter(|&t| t != seat && self.teams[t].alive())

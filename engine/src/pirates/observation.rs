@@ -69,16 +69,24 @@ impl Pirates {
         self.npcs[k].alive && self.sees(seat, self.npcs[k].pos)
     }
 
-    pub(crate) fn write_observation(&self, seat: Seat, out: &mut String) {
+    /// `{"move":..,"movesLeft":..,` `"yourId":..,` for a seat, `"toMove":..`.
+    fn write_counters(&self, out: &mut String, seat: Option<Seat>) {
         out.clear();
         let _ = write!(
             out,
-            "{{\"move\":{},\"movesLeft\":{},\"yourId\":{},\"toMove\":{},",
+            "{{\"move\":{},\"movesLeft\":{},",
             self.moves,
-            self.max_moves.saturating_sub(self.moves),
-            seat + 1,
-            self.to_move() + 1
+            self.max_moves.saturating_sub(self.moves)
         );
+        if let Some(seat) = seat {
+            let _ = write!(out, "\"yourId\":{},", seat + 1);
+        }
+        let _ = write!(out, "\"toMove\":{}", self.to_move() + 1);
+    }
+
+    pub(crate) fn write_observation(&self, seat: Seat, out: &mut String) {
+        self.write_counters(out, Some(seat));
+        out.push(',');
         out.push_str(&self.map_json);
         out.push_str(",\"flag\":{");
         write_at(out, self.flag);
@@ -97,14 +105,8 @@ impl Pirates {
     /// The whole state but the map, for spectators: every ship (a sunk one
     /// with 0 health), every NPC afloat and whom it chases and fired at.
     pub(crate) fn write_spectator(&self, out: &mut String) {
-        out.clear();
-        let _ = write!(
-            out,
-            "{{\"move\":{},\"movesLeft\":{},\"toMove\":{},\"flag\":{{",
-            self.moves,
-            self.max_moves.saturating_sub(self.moves),
-            self.to_move() + 1
-        );
+        self.write_counters(out, None);
+        out.push_str(",\"flag\":{");
         write_at(out, self.flag);
         out.push('}');
         self.write_sea(out, |_| true, |k| self.npcs[k].alive);

@@ -29,7 +29,7 @@ use crate::{EngineError, Game, Outcome, Rejection, Seat};
 /// The registry entry.
 pub const INFO: GameInfo = GameInfo {
     id: "claim",
-    rules_version: 1,
+    rules_version: 2,
     seats: &[4],
     max_seed: u64::MAX,
     score_unit: "cells",

@@ -1,4 +1,4 @@
-//! Conquest (rules version 3): four teams on a 12×12 board with mirrored
+//! Conquest (the rule book's "Rules version 3"): four teams on a 12×12 board with mirrored
 //! walls, each with one robot, a capital, soldiers in attack, defense and
 //! reserve, and gold. Robots claim neutral land and fight battles for enemy
 //! land; teams build mines, barracks and defense posts, fire four weapons,
@@ -51,7 +51,7 @@ pub use weapons::Strike;
 /// The registry entry.
 pub const INFO: GameInfo = GameInfo {
     id: "conquest",
-    rules_version: 3,
+    rules_version: 4,
     seats: &[4],
     max_seed: u64::MAX,
     score_unit: "points",

@@ -36,7 +36,7 @@ use crate::{grid, EngineError, Game, Outcome, Rejection, Seat};
 /// The registry entry.
 pub const INFO: GameInfo = GameInfo {
     id: "fences",
-    rules_version: 1,
+    rules_version: 2,
     seats: &[2],
     max_seed: u64::MAX,
     score_unit: "points",

@@ -1,6 +1,7 @@
 //! What the registry knows of a game, in a module of its own so that each
 //! game declares its entry without depending on the registry that lists it.
 
+use crate::sight::Sight;
 use crate::{EngineError, Game};
 
 /// Builds a game from its JSON config, a seed and a seat count.
@@ -34,6 +35,10 @@ pub struct GameInfo {
     /// a seat count the game allows; [`new_game`](crate::new_game) checks
     /// both first.
     pub new: Constructor,
+    /// Whether each seat sees the whole state or a part of it, and for a
+    /// game with a hidden part, how the leak test changes what a seat
+    /// cannot see (see [`crate::sight`]).
+    pub sight: Sight,
 }
 
 impl GameInfo {

@@ -21,6 +21,7 @@ pub mod reference;
 pub mod registry;
 pub mod rng;
 pub mod shields;
+pub mod sight;
 
 pub use game_info::GameInfo;
 pub use registry::{games, new_game};

@@ -1,7 +1,8 @@
-//! Games by id, with their rules versions, seat counts, seed ranges and
-//! scores. Registering a game is adding its [`GameInfo`] to [`games`]: every
-//! command, and the matrix test that runs every command for every game and
-//! seat count, then covers it.
+//! Games by id, with their rules versions, seat counts, seed ranges, scores
+//! and what their seats see. Registering a game is adding its [`GameInfo`]
+//! to [`games`]: every command, the matrix test that runs every command for
+//! every game and seat count, and the leak test (`engine/tests/leaks.rs`)
+//! then cover it.
 
 pub use crate::game_info::{check_players, Constructor, GameInfo};
 use crate::{EngineError, Game};

@@ -5,7 +5,7 @@
 mod conquest_common;
 
 use conquest_common::*;
-use ludus_engine::conquest::{Conquest, OutCause};
+use ludus_engine::conquest::{kind, Building, BuildingKind, Conquest, OutCause, Task};
 use ludus_engine::Game;
 use rand_core::RngCore;
 use serde_json::{json, Value};
@@ -274,4 +274,147 @@ fn nothing_a_team_cannot_see_changes_its_observation_on_random_turns() {
         }
     }
     assert!(compared > 500, "only {compared} unseen actions compared");
+}
+
+/// Seat 0 holds row 0 up to (6, 0), its robot there, next to seat 1's
+/// capital (7, 0) with seat 1's robot on it. Seat 1 also holds (7, 1),
+/// which seat 0 has never seen; seat 2 holds the column below it, its robot
+/// on (7, 2), out of seat 0's view too.
+fn besieged_corner() -> Conquest {
+    let mut g = small();
+    own_row(&mut g, 0, 0, 0, 6);
+    place(&mut g, 0, 6, 0);
+    own(&mut g, 1, &[(7, 1)]);
+    own(&mut g, 2, &[(7, 2), (7, 3), (7, 4), (7, 5), (7, 6)]);
+    place(&mut g, 2, 7, 2);
+    wait(&mut g, 1);
+    g
+}
+
+/// [`besieged_corner`] with (7, 1) seat 2's, its robot there, next to
+/// seat 1's capital.
+fn besieger_in_place() -> Conquest {
+    let mut g = besieged_corner();
+    own(&mut g, 2, &[(7, 1)]);
+    place(&mut g, 2, 7, 1);
+    g
+}
+
+fn post(ready: bool) -> Option<Building> {
+    Some(Building {
+        kind: BuildingKind::Post,
+        ready,
+    })
+}
+
+#[test]
+fn a_besieger_is_shown_the_multiplier_of_what_it_sees_not_of_a_post_out_of_its_view() {
+    let mut without = besieged_corner();
+    let mut with = besieged_corner();
+    set_building(&mut with, 7, 1, post(true));
+    assert!(!with.visible(0)[at(&with, 7, 1)], "seat 0 never saw (7, 1)");
+    for g in [&mut without, &mut with] {
+        play(g, ["EAST", "WAIT", "WAIT", "WAIT"]);
+        assert_eq!(
+            g.team(0).task,
+            Task::Sieging {
+                target: at(g, 7, 0)
+            }
+        );
+    }
+    assert_eq!(
+        observe_text(&with, 0),
+        observe_text(&without, 0),
+        "the post seat 0 cannot see changes what it is told"
+    );
+    assert_eq!(observe(&with, 0)["battles"][0]["multiplier"], 1.6);
+    assert_eq!(
+        observe(&with, 1)["battles"][0]["multiplier"],
+        2.24,
+        "the defender sees its own post"
+    );
+}
+
+#[test]
+fn a_siege_is_fought_at_the_real_multiplier_whatever_the_besieger_saw() {
+    // 700 attack soldiers beat seat 1's defenders at ×1.6 and lose at ×2.24.
+    let won = |g: &mut Conquest| {
+        g.team_mut(0).attack = 700;
+        play(g, ["EAST", "WAIT", "WAIT", "WAIT"]);
+        wait(g, 1);
+        !g.team(1).alive()
+    };
+    assert!(won(&mut besieged_corner()));
+    let mut posted = besieged_corner();
+    set_building(&mut posted, 7, 1, post(true));
+    assert!(!won(&mut posted), "the unseen post defends all the same");
+}
+
+#[test]
+fn an_unseen_siege_of_a_capital_in_view_takes_no_move_off_legal_actions() {
+    let mut besieged = besieger_in_place();
+    let mut quiet = besieger_in_place();
+    play(&mut besieged, ["WAIT", "WAIT", "NORTH", "WAIT"]);
+    play(&mut quiet, WAIT4);
+    assert_eq!(besieged.battles()[0].attacker, 2, "seat 2 besieges (7, 0)");
+    assert!(!besieged.visible(0)[at(&besieged, 7, 1)]);
+    assert_eq!(
+        observe_text(&besieged, 0),
+        observe_text(&quiet, 0),
+        "seat 0 learns of a siege it cannot see"
+    );
+    assert!(legal(&observe(&besieged, 0)).contains(&"EAST".to_string()));
+}
+
+/// Seat 1's capital on (7, 3), its robot there, besieged from (7, 4) by
+/// seat 2; seat 1's robot steps out to (6, 3) in the same turn, so a siege
+/// is fought over an empty capital. Seat 0 holds row 0 and (7, 1), (7, 2),
+/// its robot on (7, 2): it sees the capital, not the besieger.
+fn empty_besieged_capital() -> Conquest {
+    let mut g = small();
+    set_owner(&mut g, 7, 0, None);
+    own(&mut g, 1, &[(7, 3), (6, 3)]);
+    let capital = at(&g, 7, 3);
+    g.team_mut(1).capital = capital;
+    place(&mut g, 1, 7, 3);
+    own_row(&mut g, 0, 0, 0, 7);
+    own(&mut g, 0, &[(7, 1), (7, 2)]);
+    place(&mut g, 0, 7, 2);
+    own(&mut g, 2, &[(7, 4), (7, 5), (7, 6)]);
+    place(&mut g, 2, 7, 4);
+    play(&mut g, ["WAIT", "WEST", "NORTH", "WAIT"]);
+    assert_eq!(g.battles()[0].cell, capital);
+    assert!(g.robot_at(capital).is_none());
+    assert!(!g.visible(0)[at(&g, 7, 4)]);
+    g
+}
+
+#[test]
+fn a_move_into_a_battle_the_team_does_not_see_is_accepted_and_blocked() {
+    // Toward a besieged capital with its robot on it: a second siege.
+    let mut g = besieger_in_place();
+    play(&mut g, ["WAIT", "WAIT", "NORTH", "WAIT"]);
+    play(&mut g, ["EAST", "WAIT", "WAIT", "WAIT"]);
+    assert_eq!(pos(&g, 0), (6, 0));
+    assert_eq!(g.team(0).task, Task::Idle);
+    assert!(g.battles().iter().all(|b| b.attacker != 0));
+    // Into a besieged capital its robot has left: an attack.
+    let mut g = empty_besieged_capital();
+    assert!(legal(&observe(&g, 0)).contains(&"SOUTH".to_string()));
+    play(&mut g, ["SOUTH", "WAIT", "WAIT", "WAIT"]);
+    assert_eq!(pos(&g, 0), (7, 2));
+    assert_eq!(g.team(0).task, Task::Idle);
+    assert!(g.battles().iter().all(|b| b.attacker != 0));
+}
+
+#[test]
+fn a_move_into_a_battle_the_team_is_in_is_refused() {
+    // Seat 1 left its besieged capital and may not step back in.
+    let mut g = empty_besieged_capital();
+    assert!(!legal(&observe(&g, 1)).contains(&"EAST".to_string()));
+    let r = step(&mut g, ["WAIT", "EAST", "WAIT", "WAIT"]);
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0].kind, kind::CANNOT_MOVE);
+    assert!(r[0].reason.contains("battle"), "{}", r[0].reason);
+    assert_eq!(pos(&g, 1), (6, 3));
 }

@@ -812,7 +812,7 @@ fn hostile_answers_are_refused_and_the_move_is_passed() {
         ("{\"MOVE\": [3, 5, 6, 5]}".into(), kind::UNPARSEABLE),
         ("MOVE 3 5 6 5 7".into(), kind::UNPARSEABLE),
         ("MOVE 3 5 6 5\u{0}".into(), kind::UNPARSEABLE),
-        ("move 3 5 6 5".into(), kind::UNPARSEABLE),
+        ("mov 3 5 6 5".into(), kind::UNPARSEABLE),
     ];
     for (answer, expected) in &hostile {
         let before = g.edges().len();

@@ -352,6 +352,16 @@ fn a_shot_beyond_two_fields_is_illegal() {
     assert!(!legal(&g, 0).contains(&"atk-2".to_string()));
     refused(&mut g, "atk-2", kind::OUT_OF_RANGE);
     assert_eq!(g.ship(1).health, 400);
+    // Nor does the refusal say how far a ship out of sight is.
+    turn_of(&mut g, 0);
+    let r = answer(&mut g, "atk-3");
+    assert_eq!(r[0].kind, kind::OUT_OF_RANGE);
+    let far = g.ship(0).pos.distance(g.ship(2).pos);
+    assert!(
+        far > 5 && !r[0].reason.contains(&far.to_string()),
+        "{}",
+        r[0].reason
+    );
 }
 
 #[test]
@@ -469,41 +479,7 @@ fn the_first_ship_next_to_the_flags_island_takes_it_and_500_gold() {
 }
 
 #[test]
-fn a_taken_flag_appears_on_the_flag_island_farthest_from_every_ship() {
-    let mut g = open_sea();
-    // From (0, 1) the captor is 11 fields from (5, -10) and 9 from
-    // (-5, 10); the other ships, on their starts, are farther from both.
-    place(&mut g, 0, 0, 2);
-    ok(&mut g, "nw");
-    assert_eq!(g.ship(0).pos, Hex::new(0, 1));
-    assert_eq!(g.flag(), Hex::new(5, -10));
-}
-
-#[test]
-fn a_taken_flag_never_appears_where_a_ship_waits() {
-    let mut g = open_sea();
-    place(&mut g, 2, 5, -9);
-    place(&mut g, 0, 0, 2);
-    ok(&mut g, "nw");
-    assert_eq!(g.flag(), Hex::new(-5, 10), "a ship waits next to (5, -10)");
-}
-
-#[test]
-fn two_ships_waiting_by_two_flag_islands_cannot_pass_the_flag_between_them() {
-    // Seat 0 takes the flag at the centre while seat 1 waits two fields
-    // from (5, -10), the island farthest from seat 0: the flag goes to
-    // (-5, 10), the island farthest from both.
-    let mut g = open_sea();
-    place(&mut g, 1, 5, -8);
-    place(&mut g, 0, 1, 1);
-    ok(&mut g, "w");
-    assert_eq!(g.flag(), FLAGS[2]);
-}
-
-#[test]
-fn ties_for_the_farthest_island_are_drawn_from_the_seed() {
-    // (1, 0) is 10 fields from both other flag islands, the other ships
-    // farther.
+fn a_taken_flag_appears_on_another_flag_island_drawn_from_the_match_seed() {
     let flag_after = |seed: u64| {
         let mut g = Pirates::new(open_map(), seed, 5000);
         for k in 0..2 {
@@ -515,10 +491,33 @@ fn ties_for_the_farthest_island_are_drawn_from_the_seed() {
     };
     let drawn: Vec<Hex> = (0..16).map(flag_after).collect();
     assert_eq!(drawn, (0..16).map(flag_after).collect::<Vec<_>>());
+    assert!(!drawn.contains(&Hex::CENTRE), "never where it was taken");
     assert!(
         drawn.contains(&FLAGS[1]) && drawn.contains(&FLAGS[2]),
         "{drawn:?}"
     );
+}
+
+#[test]
+fn every_other_flag_island_is_drawn_about_as_often() {
+    // So waiting by an island pays one take in (flag islands - 1), and two
+    // ships waiting by two islands cannot pass the flag between them.
+    let mut g = Pirates::from_config(&serde_json::Value::Null, 3, 4).unwrap();
+    let islands = g.map().flag_islands.clone();
+    let others = islands.len() - 1;
+    assert!(others >= 8, "{} flag islands", islands.len());
+    let mut counts = vec![0u32; islands.len()];
+    let draws = 400 * others as u32;
+    for m in 0..draws {
+        g.set_moves(m);
+        let next = g.place_next_flag();
+        assert_ne!(next, g.flag());
+        counts[islands.iter().position(|&f| f == next).unwrap()] += 1;
+    }
+    let start = islands.iter().position(|&f| f == g.flag()).unwrap();
+    for (k, &n) in counts.iter().enumerate().filter(|&(k, _)| k != start) {
+        assert!((300..=500).contains(&n), "island {k}: {n} of {draws}");
+    }
 }
 
 #[test]
@@ -581,7 +580,7 @@ fn an_npc_chases_the_nearest_ship_it_sees_and_fires_when_in_range() {
     g.npcs_act();
     assert_eq!(g.ship(0).health, 350, "50 damage");
     assert_eq!(g.npc(0).fired_at, Some(0));
-    let seen = observe(&g, 2);
+    let seen = observe(&g, 0);
     assert_eq!(seen["npc1"]["chasing"], 1);
     assert_eq!(seen["npc1"]["firedAt"], 1);
     assert!(g.npc(1).target.is_none(), "the other NPC saw nobody");
@@ -695,7 +694,7 @@ fn an_npc_sinking_the_last_but_one_ship_ends_the_game_at_once() {
 // --- Sight ---------------------------------------------------------------------------
 
 #[test]
-fn other_ships_are_seen_only_within_five_fields_and_npcs_and_the_flag_always() {
+fn other_ships_and_npcs_are_seen_only_within_five_fields_and_the_flag_always() {
     let mut g = npcs_only();
     place(&mut g, 0, 0, -9);
     place(&mut g, 1, 5, -9);
@@ -705,8 +704,17 @@ fn other_ships_are_seen_only_within_five_fields_and_npcs_and_the_flag_always() {
     assert_eq!(seen["player2"]["q"], 5, "5 fields away");
     assert!(seen["player3"].is_null(), "6 fields away");
     assert!(seen["player4"].is_null());
-    assert_eq!(seen["npc1"]["id"], 5);
-    assert_eq!(seen["npc2"]["id"], 6);
+    assert_eq!(g.npc(0).pos.distance(g.ship(0).pos), 6);
+    assert!(seen["npc1"].is_null(), "6 fields away");
+    assert!(seen["npc2"].is_null(), "15 fields away");
+    g.npc_mut(0).pos = Hex::new(0, -4);
+    assert_eq!(observe(&g, 0)["npc1"]["id"], 5, "5 fields away");
+    // A sunk ship sees nothing more, but itself.
+    g.ship_mut(0).eliminated = Some(1);
+    g.ship_mut(0).health = 0;
+    let sunk = observe(&g, 0);
+    assert_eq!(sunk["player1"]["health"], 0);
+    assert!(sunk["player2"].is_null() && sunk["npc1"].is_null());
     assert_eq!(seen["flag"], serde_json::json!({"q": 0, "r": 0, "s": 0}));
     let other = observe(&g, 3);
     assert_eq!(other["yourId"], 4);
@@ -715,6 +723,97 @@ fn other_ships_are_seen_only_within_five_fields_and_npcs_and_the_flag_always() {
         other["legalActions"].as_array().unwrap().is_empty(),
         "not its move"
     );
+}
+
+/// NPC 5 on (3, -6) has chased and fired at seat 2, 2 fields away; seat 0,
+/// 5 fields from the NPC, is 7 from seat 2.
+fn npc_after_a_ship_out_of_seat_0s_sight() -> Pirates {
+    let mut g = npcs_only();
+    place(&mut g, 0, -2, -6);
+    place(&mut g, 2, 5, -6);
+    g.npcs_act();
+    g
+}
+
+#[test]
+fn an_npc_in_view_names_no_ship_its_observer_cannot_see() {
+    let g = npc_after_a_ship_out_of_seat_0s_sight();
+    assert_eq!(g.npc(0).pos, Hex::new(3, -6));
+    assert_eq!((g.npc(0).target, g.npc(0).fired_at), (Some(2), Some(2)));
+    let mut unaware = g.clone();
+    unaware.npc_mut(0).target = None;
+    unaware.npc_mut(0).fired_at = None;
+    assert_eq!(
+        observe(&g, 0),
+        observe(&unaware, 0),
+        "seat 0 learns where a ship it cannot see is"
+    );
+    assert_eq!(observe(&g, 0)["npc1"]["chasing"], serde_json::Value::Null);
+    let prey = observe(&g, 2);
+    assert_eq!(
+        (
+            prey["npc1"]["chasing"].clone(),
+            prey["npc1"]["firedAt"].clone()
+        ),
+        (3.into(), 3.into()),
+        "the ship it chases sees itself named"
+    );
+}
+
+#[test]
+fn an_npc_out_of_sight_is_not_seen_nor_what_befalls_it() {
+    // Seat 2 fires at NPC 5, 2 fields away, or sails off: seat 0, 11
+    // fields from both, is told nothing either way.
+    let fired = |answer_of_seat_2: &str| {
+        let mut g = npcs_only();
+        place(&mut g, 2, 5, -6);
+        turn_of(&mut g, 2);
+        ok(&mut g, answer_of_seat_2);
+        g
+    };
+    let (shot, sailed) = (fired("atk-5"), fired("e"));
+    assert_eq!(shot.npc(0).health, 400);
+    assert_eq!(shot.npc(0).target, Some(2));
+    assert_eq!(observe(&shot, 0), observe(&sailed, 0));
+    assert!(observe(&shot, 0)["npc1"].is_null());
+}
+
+#[test]
+fn the_spectator_sees_every_ship_and_npc_and_whom_they_chase() {
+    let mut g = npc_after_a_ship_out_of_seat_0s_sight();
+    g.ship_mut(3).health = 0;
+    g.ship_mut(3).eliminated = Some(1);
+    let mut text = String::new();
+    assert!(g.spectator(&mut text));
+    let all: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for id in 1..=4 {
+        assert_eq!(all[format!("player{id}")]["id"], id, "every ship");
+    }
+    assert_eq!(all["player4"]["health"], 0, "a sunk one too");
+    assert_eq!(all["npc1"]["chasing"], 3);
+    assert_eq!(all["npc1"]["firedAt"], 3);
+    assert_eq!(all["npc2"]["id"], 6);
+    assert_eq!(all["eliminated"], serde_json::json!([4]));
+    assert!(observe(&g, 0)["player3"].is_null(), "seat 0 sees less");
+}
+
+#[test]
+fn where_a_taken_flag_appears_next_depends_on_no_ship() {
+    // Seat 0 takes the flag at the centre while seat 2, out of its sight,
+    // waits by one flag island or by the other.
+    let after = |waits_by: Hex| {
+        let mut g = open_sea();
+        let by = waits_by.step(ludus_engine::pirates::Dir::Se);
+        place(&mut g, 2, by.q, by.r);
+        place(&mut g, 0, 0, 2);
+        ok(&mut g, "nw");
+        assert_eq!(g.ship(0).gold, 500);
+        assert!(g.ship(0).pos.distance(g.ship(2).pos) > 5);
+        g
+    };
+    let (a, b) = (after(FLAGS[1]), after(FLAGS[2]));
+    assert_eq!(a.flag(), b.flag());
+    assert_eq!(observe(&a, 0), observe(&b, 0));
 }
 
 // --- The end -------------------------------------------------------------------------

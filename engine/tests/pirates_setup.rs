@@ -199,6 +199,7 @@ fn keys(v: &Value) -> Vec<&str> {
 fn the_observation_has_exactly_the_documented_fields() {
     let mut g = npcs_and_all();
     place(&mut g, 1, -5, -7);
+    g.npc_mut(0).pos = Hex::new(-4, -7);
     let v = observe(&g, 0);
     assert_eq!(
         keys(&v),

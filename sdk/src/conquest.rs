@@ -285,7 +285,9 @@ pub struct Battle {
     pub reserve: u64,
     /// Soldiers parked on the cell.
     pub garrison: u64,
-    /// The defender's multiplier (1.6 on a capital, 1.4 next to a post).
+    /// The defender's multiplier as far as you see (1.6 on a capital, 1.4
+    /// with a finished post of the defender on the cell or next to it that
+    /// you see now): a besieger may not see every cell next to the capital.
     pub multiplier: f64,
 }
 

@@ -218,7 +218,7 @@ pub struct Observation {
     pub player2: Option<Ship>,
     pub player3: Option<Ship>,
     pub player4: Option<Ship>,
-    /// The NPCs (ids 5 and 6), seen from anywhere while afloat.
+    /// The NPCs (ids 5 and 6), only within your sight and while afloat.
     pub npc1: Option<Npc>,
     pub npc2: Option<Npc>,
     /// Ids of the ships no longer in the game, players' and NPCs'.
@@ -359,9 +359,10 @@ pub struct Npc {
     pub cannons: u32,
     /// Fields within which it sees (and chases) ships.
     pub sight: u32,
-    /// The player it chases.
+    /// The player it chases, when you see that player (yourself included);
+    /// `None` when it chases nobody or a ship you do not see.
     pub chasing: Option<u8>,
-    /// The player it fired at in its last action.
+    /// The player it fired at in its last action, when you see that player.
     pub fired_at: Option<u8>,
 }
 
@@ -397,7 +398,7 @@ impl Observation {
             .filter(|s| s.id != self.your_id)
     }
 
-    /// The NPCs afloat.
+    /// The NPCs you see.
     pub fn npcs(&self) -> impl Iterator<Item = &Npc> + '_ {
         [&self.npc1, &self.npc2].into_iter().flatten()
     }

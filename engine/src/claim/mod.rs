@@ -23,18 +23,20 @@ use sha2::{Digest, Sha256};
 
 use crate::game_info::GameInfo;
 use crate::grid::{self, corner, Board, PLAYERS};
+use crate::sight::Sight;
 use crate::{EngineError, Game, Outcome, Rejection, Seat};
 
 /// The registry entry.
 pub const INFO: GameInfo = GameInfo {
     id: "claim",
-    rules_version: 1,
+    rules_version: 2,
     seats: &[4],
     max_seed: u64::MAX,
     score_unit: "cells",
     unreadable: &[grid::kind::UNPARSEABLE],
     summary: "Four bots capture cells from the corners, staying connected to home; 35-cell cap.",
     new: |config, seed, players| Ok(Box::new(Claim::from_config(config, seed, players)?)),
+    sight: Sight::Full,
 };
 
 /// Turns in a game.

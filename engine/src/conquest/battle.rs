@@ -51,12 +51,25 @@ impl Conquest {
     /// The defender's multiplier on `cell`, in percent: ×1.6 on its capital,
     /// ×1.4 on a cell next to (or with) one of its finished defense posts.
     pub fn defense_percent(&self, cell: usize, defender: Seat) -> u64 {
+        self.defense_percent_seen(cell, defender, |_| true)
+    }
+
+    /// [`Conquest::defense_percent`] counting only the posts on cells for
+    /// which `seen` holds: the multiplier as a team that sees those cells
+    /// can tell it.
+    pub(crate) fn defense_percent_seen(
+        &self,
+        cell: usize,
+        defender: Seat,
+        seen: impl Fn(usize) -> bool,
+    ) -> u64 {
         let mut percent = 100;
         if self.teams[defender].capital == cell {
             percent = percent * CAPITAL_DEFENSE_PERCENT / 100;
         }
         let post = |c: usize| {
-            self.owner[c] == Some(defender)
+            seen(c)
+                && self.owner[c] == Some(defender)
                 && self.building[c].is_some_and(|b| b.ready && b.kind == BuildingKind::Post)
         };
         if post(cell) || self.board.neighbours(cell).any(post) {

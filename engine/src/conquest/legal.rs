@@ -257,8 +257,14 @@ impl Conquest {
         if self.wall[to] {
             return refuse("that cell is a wall");
         }
-        if self.battle_at(to).is_some() {
-            return refuse("a battle is being fought on that cell");
+        // Only a battle the team is in: any other it may not see, and
+        // refusing the move would tell it of the battle. Such a move is
+        // blocked when robots move.
+        if self
+            .battle_at(to)
+            .is_some_and(|b| b.attacker == seat || b.defender == seat)
+        {
+            return refuse("a battle you are in is being fought on that cell");
         }
         match self.robot_at(to) {
             // A robot sitting on its own capital: siege from next door.

@@ -1,4 +1,4 @@
-//! Conquest (rules version 3): four teams on a 12×12 board with mirrored
+//! Conquest (the rule book's "Rules version 3"): four teams on a 12×12 board with mirrored
 //! walls, each with one robot, a capital, soldiers in attack, defense and
 //! reserve, and gold. Robots claim neutral land and fight battles for enemy
 //! land; teams build mines, barracks and defense posts, fire four weapons,
@@ -31,6 +31,7 @@ mod fog;
 mod legal;
 mod observation;
 mod rules;
+mod unseen;
 mod weapons;
 
 use serde_json::Value;
@@ -38,6 +39,7 @@ use sha2::{Digest, Sha256};
 
 use crate::game_info::GameInfo;
 use crate::grid::{self, Board, PLAYERS};
+use crate::sight::Sight;
 use crate::{EngineError, Game, Outcome, Rejection, Seat};
 
 pub use answers::{kind, parse_answer, Order, Target};
@@ -49,13 +51,14 @@ pub use weapons::Strike;
 /// The registry entry.
 pub const INFO: GameInfo = GameInfo {
     id: "conquest",
-    rules_version: 3,
+    rules_version: 4,
     seats: &[4],
     max_seed: u64::MAX,
     score_unit: "points",
     unreadable: &[answers::kind::UNPARSEABLE],
     summary: "Four teams fight for a 12x12 board: soldiers, gold, buildings, weapons, capitals, fog of war.",
     new: |config, seed, players| Ok(Box::new(Conquest::from_config(config, seed, players)?)),
+    sight: Sight::Partial(unseen::FOG),
 };
 
 /// The board's side.

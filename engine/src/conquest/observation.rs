@@ -136,7 +136,10 @@ impl Conquest {
         self.battle_at(cell).map_or(self.turn, |b| b.ends_on())
     }
 
-    fn write_battle(&self, out: &mut String, b: &super::Battle) {
+    /// One battle. Its multiplier counts the posts on cells `seen` holds
+    /// for: a besieger may not see every cell next to the capital it
+    /// besieges, and is told the multiplier of what it sees.
+    fn write_battle(&self, out: &mut String, b: &super::Battle, seen: impl Fn(usize) -> bool) {
         let board = self.board;
         out.push_str("{\"position\":");
         write_cell(out, board, b.cell);
@@ -155,7 +158,8 @@ impl Conquest {
             b.reserve,
             self.garrison[b.cell],
         );
-        write_f64(out, self.defense_percent(b.cell, b.defender) as f64 / 100.0);
+        let percent = self.defense_percent_seen(b.cell, b.defender, seen);
+        write_f64(out, percent as f64 / 100.0);
         out.push('}');
     }
 
@@ -302,7 +306,9 @@ impl Conquest {
             .battles
             .iter()
             .filter(|x| x.attacker == seat || x.defender == seat);
-        write_list(out, battles, |o, x| self.write_battle(o, x));
+        write_list(out, battles, |o, x| {
+            self.write_battle(o, x, |c| view.visible[c])
+        });
         write_seat_list(out, "alive", self.teams.iter().map(|t| t.alive()));
         out.push_str(",\"rules\":");
         out.push_str(&self.rules_text);
@@ -399,7 +405,7 @@ impl Conquest {
             );
         });
         out.push_str(",\"battles\":");
-        write_list(out, &self.battles, |o, x| self.write_battle(o, x));
+        write_list(out, &self.battles, |o, x| self.write_battle(o, x, |_| true));
         out.push_str(",\"strikes\":");
         write_list(out, &self.strikes, |o, s| {
             let _ = write!(

@@ -201,18 +201,24 @@ impl Conquest {
     }
 
     /// Rules 3, 6 and 14: robots move all at once. Two robots into one
-    /// cell, swaps, and steps onto a robot are blocked (the robot stays).
+    /// cell, swaps, and steps onto a robot are blocked (the robot stays);
+    /// so is a step into a cell where a battle is being fought (only a
+    /// team in that battle is refused it: the others may not see it).
     /// Into its own land a robot just moves; into neutral land it starts a
     /// claim; into enemy land it starts a battle there. A robot stepping
     /// toward a capital with its team's robot on it lays siege from where
-    /// it stands (two sieges of one capital block each other).
+    /// it stands (two sieges of one capital block each other, and a
+    /// capital already besieged blocks a new siege).
     #[doc(hidden)]
     pub fn move_robots(&mut self, acts: &[Act; PLAYERS]) {
         let turn = self.turn;
+        let fought: Vec<usize> = self.battles.iter().map(|b| b.cell).collect();
         let positions: [Option<usize>; PLAYERS] =
             std::array::from_fn(|s| self.teams[s].alive().then_some(self.teams[s].position));
+        // A robot blocked by a battle stays where it is, which keeps its
+        // cell closed to the others, as any blocked robot does.
         let targets: [Option<usize>; PLAYERS] = std::array::from_fn(|s| match acts[s] {
-            Act::Move { to } => Some(to),
+            Act::Move { to } if !fought.contains(&to) => Some(to),
             _ => None,
         });
         let moved = resolve_moves(&positions, &targets, &self.owner, Contest::Nobody, 0);
@@ -239,6 +245,9 @@ impl Conquest {
         });
         for seat in 0..PLAYERS {
             let Some(target) = sieges[seat] else { continue };
+            if fought.contains(&target) {
+                continue;
+            }
             let rivals = sieges.iter().filter(|t| **t == Some(target)).count();
             let Some(defender) = self.capital_of(target) else {
                 continue;

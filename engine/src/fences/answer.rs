@@ -1,6 +1,6 @@
-//! Reading a seat's answer: `WAIT`, or `MOVE x1 y1 x2 y2`, bare or as a
-//! JSON string (`"MOVE 3 5 3 2"`, as the SDK sends it). Total: any text
-//! gives an answer or the reason it is not one.
+//! Reading a seat's answer: `WAIT`, or `MOVE x1 y1 x2 y2`, the words in any
+//! case, bare or as a JSON string (`"MOVE 3 5 3 2"`, as the SDK sends it).
+//! Total: any text gives an answer or the reason it is not one.
 
 use std::num::IntErrorKind;
 
@@ -45,7 +45,7 @@ pub enum Answer {
     Move([i64; 4]),
 }
 
-/// Parses one raw answer (surrounding whitespace ignored).
+/// Parses one raw answer (surrounding whitespace ignored, words in any case).
 pub fn parse_answer(raw: &str) -> Result<Answer, String> {
     let trimmed = raw.trim();
     let owned;
@@ -62,9 +62,10 @@ pub fn parse_answer(raw: &str) -> Result<Answer, String> {
     };
     let words: Vec<&str> = text.split_ascii_whitespace().take(6).collect();
     let shape = "answer WAIT, or MOVE x1 y1 x2 y2 with four whole numbers";
-    match words.as_slice() {
-        ["WAIT"] => Ok(Answer::Wait),
-        ["MOVE", x1, y1, x2, y2] => {
+    let keyword = words.first().map(|w| w.to_ascii_uppercase());
+    match (keyword.as_deref(), words.as_slice()) {
+        (Some("WAIT"), [_]) => Ok(Answer::Wait),
+        (Some("MOVE"), [_, x1, y1, x2, y2]) => {
             let mut xy = [0i64; 4];
             for (v, w) in xy.iter_mut().zip([x1, y1, x2, y2]) {
                 *v = whole_number(w)
@@ -93,17 +94,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn answers_parse_bare_or_as_json_strings() {
+    fn answers_parse_bare_or_as_json_strings_in_any_case() {
         assert_eq!(parse_answer("WAIT"), Ok(Answer::Wait));
         assert_eq!(parse_answer(" \"WAIT\" \n"), Ok(Answer::Wait));
         assert_eq!(parse_answer("MOVE 3 5 3 2"), Ok(Answer::Move([3, 5, 3, 2])));
+        assert_eq!(parse_answer("wait"), Ok(Answer::Wait));
+        assert_eq!(
+            parse_answer("\"Move 3 5 3 2\""),
+            Ok(Answer::Move([3, 5, 3, 2]))
+        );
         assert_eq!(
             parse_answer("\"MOVE  -1 5\\t3 99999999999999999999\""),
             Ok(Answer::Move([-1, 5, 3, i64::MAX]))
         );
         for bad in [
             "",
-            "wait",
+            "waiting",
             "MOVE",
             "MOVE 1 2 3",
             "MOVE 1 2 3 4 5",

@@ -30,18 +30,20 @@ pub use geometry::{Area, Face, Fine, Point, Segment, REACH};
 pub use rules::{Checked, Illegal, LegalMove};
 
 use crate::game_info::GameInfo;
+use crate::sight::Sight;
 use crate::{grid, EngineError, Game, Outcome, Rejection, Seat};
 
 /// The registry entry.
 pub const INFO: GameInfo = GameInfo {
     id: "fences",
-    rules_version: 1,
+    rules_version: 2,
     seats: &[2],
     max_seed: u64::MAX,
     score_unit: "points",
     unreadable: &[kind::UNPARSEABLE],
     summary: "Two players draw edges on a grid of points and score the exact area they enclose.",
     new: |config, seed, players| Ok(Box::new(Fences::from_config(config, seed, players)?)),
+    sight: Sight::Full,
 };
 
 /// Seats: Blue and Red.

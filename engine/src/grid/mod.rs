@@ -163,12 +163,13 @@ pub fn sort_actions(actions: &mut [Action]) {
 const MAX_QUOTE: usize = 40;
 
 /// Parses a raw answer: one action string (`NORTH`, `EAST`, `SOUTH`, `WEST`,
-/// `STAY`, `RETREAT`, `SHIELD`, or `N`, `E`, `S`, `W`), bare or as a JSON
-/// string (`"EAST"`, as the SDK sends it), surrounding whitespace ignored.
+/// `STAY`, `RETREAT`, `SHIELD`, or `N`, `E`, `S`, `W`) in any case, bare or
+/// as a JSON string (`"EAST"`, as the SDK sends it), surrounding whitespace
+/// ignored.
 pub fn parse_action(raw: &str) -> Result<Action, String> {
     let word = answer_word(raw)?;
     let word = word.as_ref();
-    Ok(match word {
+    Ok(match word.to_ascii_uppercase().as_str() {
         "NORTH" | "N" => Action::Move(Dir::North),
         "EAST" | "E" => Action::Move(Dir::East),
         "SOUTH" | "S" => Action::Move(Dir::South),
@@ -467,12 +468,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn actions_parse_bare_quoted_and_abbreviated() {
+    fn actions_parse_bare_quoted_abbreviated_and_in_any_case() {
         assert_eq!(parse_action("EAST"), Ok(Action::Move(Dir::East)));
         assert_eq!(parse_action(" \"WEST\"\n"), Ok(Action::Move(Dir::West)));
         assert_eq!(parse_action("N"), Ok(Action::Move(Dir::North)));
         assert_eq!(parse_action("SHIELD"), Ok(Action::Shield));
-        for bad in ["", "east", "\"EAST", "{\"a\":1}", "EAST EAST", "\u{0}"] {
+        assert_eq!(parse_action("east"), Ok(Action::Move(Dir::East)));
+        assert_eq!(parse_action("\"Retreat\""), Ok(Action::Retreat));
+        assert_eq!(parse_action("s"), Ok(Action::Move(Dir::South)));
+        for bad in ["", "eastward", "\"EAST", "{\"a\":1}", "EAST EAST", "\u{0}"] {
             assert!(parse_action(bad).is_err(), "{bad:?}");
         }
         let long = "x".repeat(10_000);

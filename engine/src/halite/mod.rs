@@ -40,6 +40,7 @@ use crate::game_info::GameInfo;
 use crate::kaggle::{
     populate_board, BoardText, CellIndex, ConfigReader, Generator, NewUids, Seats,
 };
+use crate::sight::Sight;
 use crate::{EngineError, Game, Outcome, Rejection, Seat};
 
 /// The registry entry.
@@ -53,6 +54,7 @@ pub const INFO: GameInfo = GameInfo {
     summary:
         "Halite IV (Kaggle): mine halite with ships, bank it at shipyards; the largest bank wins.",
     new: |config, seed, players| Ok(Box::new(Halite::from_config(config, seed, players)?)),
+    sight: Sight::Full,
 };
 
 /// Every seat's bank at the start: the reference's default reward, which

@@ -33,6 +33,7 @@ pub use pystr::PyInt;
 
 use crate::game_info::GameInfo;
 use crate::kaggle::{populate_board, BoardText, CellIndex, Generator, NewUids, Seats};
+use crate::sight::Sight;
 use crate::{EngineError, Game, Outcome, Rejection, Seat};
 
 /// The registry entry.
@@ -46,6 +47,7 @@ pub const INFO: GameInfo = GameInfo {
     summary: "Kore 2022: mine kore with fleets on flight plans, build shipyards, capture the \
               others'; the most kore after 400 turns wins (Kaggle's kore_fleets, bit for bit).",
     new: |config, seed, players| Ok(Box::new(Kore::from_config(config, seed, players)?)),
+    sight: Sight::Full,
 };
 
 /// The kore every player starts with (upstream's reward default).

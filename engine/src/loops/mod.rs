@@ -23,12 +23,13 @@ use sha2::{Digest, Sha256};
 
 use crate::game_info::GameInfo;
 use crate::grid::{self, flood, mirror, mirror_quadrant, Board, PLAYERS};
+use crate::sight::Sight;
 use crate::{EngineError, Game, Outcome, Rejection, Seat};
 
 /// The registry entry.
 pub const INFO: GameInfo = GameInfo {
     id: "loops",
-    rules_version: 1,
+    rules_version: 2,
     seats: &[4],
     max_seed: u64::MAX,
     score_unit: "points",
@@ -36,6 +37,7 @@ pub const INFO: GameInfo = GameInfo {
     summary:
         "Four bots draw trails and close loops to claim land; cut a rival's trail to send it home.",
     new: |config, seed, players| Ok(Box::new(Loops::from_config(config, seed, players)?)),
+    sight: Sight::Full,
 };
 
 /// The two board sizes and their turn counts.

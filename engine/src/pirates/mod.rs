@@ -15,7 +15,8 @@
 //!
 //! Submodules: [`hex`] (the sea's geometry), [`map`] (the map and its
 //! generator), `actions` (answers), `rules` (the phases and the end), `npc`
-//! (the NPCs), `observation` (what a seat sees).
+//! (the NPCs), `observation` (what a seat sees), `unseen` (what it does not,
+//! changed at random for the leak test).
 
 mod actions;
 pub mod hex;
@@ -23,6 +24,7 @@ pub mod map;
 mod npc;
 mod observation;
 mod rules;
+mod unseen;
 
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
@@ -33,12 +35,13 @@ pub use map::{Difficulty, Map, Terrain, STARTS};
 
 use crate::game_info::GameInfo;
 use crate::grid;
+use crate::sight::Sight;
 use crate::{EngineError, Game, Outcome, Rejection, Seat};
 
 /// The registry entry.
 pub const INFO: GameInfo = GameInfo {
     id: "pirates",
-    rules_version: 1,
+    rules_version: 2,
     seats: &[PLAYERS],
     max_seed: u64::MAX,
     score_unit: "gold",
@@ -46,6 +49,7 @@ pub const INFO: GameInfo = GameInfo {
     summary:
         "Four pirate ships take turns on a hexagonal sea: flags, a shop, vortices and hunting NPCs.",
     new: |config, seed, players| Ok(Box::new(Pirates::from_config(config, seed, players)?)),
+    sight: Sight::Partial(unseen::FOG),
 };
 
 /// Ships in a game.
@@ -346,6 +350,12 @@ impl Game for Pirates {
 
     fn observation(&self, seat: Seat, out: &mut String) {
         self.write_observation(seat, out);
+    }
+
+    /// Every ship and NPC, where a seat sees only those within its sight.
+    fn spectator(&self, out: &mut String) -> bool {
+        self.write_spectator(out);
+        true
     }
 
     /// Only the ship to move is asked, and only when it can do something.

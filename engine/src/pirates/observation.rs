@@ -1,7 +1,8 @@
-//! What a seat sees, in the rule book's words: its own ship, the map, the
-//! flag, the other players' ships as `player1` to `player4` (only those
-//! within its sight; `null` otherwise), the NPCs as `npc1` and `npc2`, and
-//! its legal actions. Written straight into the caller's reused `String`.
+//! What a seat sees: its own ship, the map, the flag, the other players'
+//! ships as `player1` to `player4` and the NPCs as `npc1` and `npc2` while
+//! they are within its sight (the rule book's "how many fields the avatar
+//! can see"; `null` otherwise), and its legal actions; and, for spectators,
+//! every ship. Written straight into the caller's reused `String`.
 
 use std::fmt::Write;
 
@@ -49,34 +50,91 @@ fn write_id(out: &mut String, id: Option<u64>) {
 }
 
 impl Pirates {
-    pub(crate) fn write_observation(&self, seat: Seat, out: &mut String) {
+    /// Whether the ship of `seat` sees the field `at`: it is afloat and
+    /// `at` is within its sight. A sunk ship sees nothing.
+    pub fn sees(&self, seat: Seat, at: Hex) -> bool {
+        let me = &self.ships[seat];
+        me.alive() && me.pos.distance(at) <= SIGHT
+    }
+
+    /// Whether `seat` sees the ship of `other`: its own always, another
+    /// while it is afloat and in sight.
+    pub fn sees_ship(&self, seat: Seat, other: Seat) -> bool {
+        let ship = &self.ships[other];
+        other == seat || (ship.alive() && self.sees(seat, ship.pos))
+    }
+
+    /// Whether `seat` sees NPC `k`: while it is afloat and in sight.
+    pub fn sees_npc(&self, seat: Seat, k: usize) -> bool {
+        self.npcs[k].alive && self.sees(seat, self.npcs[k].pos)
+    }
+
+    /// `{"move":..,"movesLeft":..,` `"yourId":..,` for a seat, `"toMove":..`.
+    fn write_counters(&self, out: &mut String, seat: Option<Seat>) {
         out.clear();
         let _ = write!(
             out,
-            "{{\"move\":{},\"movesLeft\":{},\"yourId\":{},\"toMove\":{},",
+            "{{\"move\":{},\"movesLeft\":{},",
             self.moves,
-            self.max_moves.saturating_sub(self.moves),
-            seat + 1,
-            self.to_move() + 1
+            self.max_moves.saturating_sub(self.moves)
         );
+        if let Some(seat) = seat {
+            let _ = write!(out, "\"yourId\":{},", seat + 1);
+        }
+        let _ = write!(out, "\"toMove\":{}", self.to_move() + 1);
+    }
+
+    pub(crate) fn write_observation(&self, seat: Seat, out: &mut String) {
+        self.write_counters(out, Some(seat));
+        out.push(',');
         out.push_str(&self.map_json);
         out.push_str(",\"flag\":{");
         write_at(out, self.flag);
         out.push('}');
-        let me = &self.ships[seat];
+        self.write_sea(out, |s| self.sees_ship(seat, s), |k| self.sees_npc(seat, k));
+        out.push_str(",\"legalActions\":[");
+        for (k, a) in self.legal_actions(seat).into_iter().enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            let _ = write!(out, "\"{}\"", a.name());
+        }
+        out.push_str("]}");
+    }
+
+    /// The whole state but the map, for spectators: every ship (a sunk one
+    /// with 0 health), every NPC afloat and whom it chases and fired at.
+    pub(crate) fn write_spectator(&self, out: &mut String) {
+        self.write_counters(out, None);
+        out.push_str(",\"flag\":{");
+        write_at(out, self.flag);
+        out.push('}');
+        self.write_sea(out, |_| true, |k| self.npcs[k].alive);
+        out.push('}');
+    }
+
+    /// `player1` to `player4`, `npc1`, `npc2` (`null` where not `ship_seen`
+    /// or `npc_seen`) and `eliminated`. An NPC names (`chasing`, `firedAt`)
+    /// only a ship that is seen: naming another would tell where it is.
+    fn write_sea(
+        &self,
+        out: &mut String,
+        ship_seen: impl Fn(Seat) -> bool,
+        npc_seen: impl Fn(usize) -> bool,
+    ) {
         for (s, ship) in self.ships.iter().enumerate() {
             let _ = write!(out, ",\"player{}\":", s + 1);
-            let seen = s == seat || (ship.alive() && ship.pos.distance(me.pos) <= SIGHT);
-            if seen {
+            if ship_seen(s) {
                 write_ship(out, s, ship);
             } else {
                 out.push_str("null");
             }
         }
+        let named = |s: Option<Seat>| s.filter(|&s| ship_seen(s)).map(|s| s as u64 + 1);
         for (k, npc) in self.npcs.iter().enumerate() {
             let _ = write!(out, ",\"npc{}\":", k + 1);
-            if npc.alive {
-                write_npc(out, k, npc);
+            if npc_seen(k) {
+                write_npc(out, k, npc, named(npc.target), named(npc.fired_at));
             } else {
                 out.push_str("null");
             }
@@ -101,14 +159,7 @@ impl Pirates {
             }
             let _ = write!(out, "{id}");
         }
-        out.push_str("],\"legalActions\":[");
-        for (k, a) in self.legal_actions(seat).into_iter().enumerate() {
-            if k > 0 {
-                out.push(',');
-            }
-            let _ = write!(out, "\"{}\"", a.name());
-        }
-        out.push_str("]}");
+        out.push(']');
     }
 }
 
@@ -130,7 +181,8 @@ fn write_ship(out: &mut String, seat: Seat, s: &Ship) {
     );
 }
 
-fn write_npc(out: &mut String, k: usize, n: &Npc) {
+/// NPC `k`, naming `chasing` and `fired_at` (ship ids) as given.
+fn write_npc(out: &mut String, k: usize, n: &Npc, chasing: Option<u64>, fired_at: Option<u64>) {
     let _ = write!(out, "{{\"id\":{},", NPC_IDS[k]);
     write_at(out, n.pos);
     let _ = write!(
@@ -138,8 +190,8 @@ fn write_npc(out: &mut String, k: usize, n: &Npc) {
         ",\"health\":{},\"maxHealth\":{NPC_HEALTH},\"cannons\":{NPC_CANNONS},\"sight\":{NPC_SIGHT},\"chasing\":",
         n.health
     );
-    write_id(out, n.target.map(|s| s as u64 + 1));
+    write_id(out, chasing);
     out.push_str(",\"firedAt\":");
-    write_id(out, n.fired_at.map(|s| s as u64 + 1));
+    write_id(out, fired_at);
     out.push('}');
 }

@@ -136,11 +136,11 @@ impl Pirates {
                         ),
                     ));
                 };
-                let d = ship.pos.distance(target);
-                if d > ATTACK_RANGE {
+                if ship.pos.distance(target) > ATTACK_RANGE {
+                    // No distance: the ship may be out of sight.
                     return Err(illegal(
                         kind::OUT_OF_RANGE,
-                        format!("ship {id} is {d} fields away; cannons reach {ATTACK_RANGE}"),
+                        format!("ship {id} is more than {ATTACK_RANGE} fields away"),
                     ));
                 }
                 Ok(())
@@ -332,39 +332,21 @@ impl Pirates {
         self.flag = self.place_next_flag();
     }
 
-    /// Where a taken flag appears next: on the other flag island farthest
-    /// from every ship afloat (the one whose nearest ship is farthest), so
-    /// that no ship waits next to it; a tie is drawn from the seeded stream
-    /// of this move.
+    /// Where a taken flag appears next: on another flag island, drawn from
+    /// the seeded stream of this move. Nothing of where the ships are goes
+    /// into the draw, so where the flag appears tells no seat anything of
+    /// ships it cannot see.
     pub fn place_next_flag(&self) -> Hex {
-        let nearest_ship = |f: Hex| {
-            self.ships
-                .iter()
-                .filter(|s| s.alive())
-                .map(|s| s.pos.distance(f))
-                .min()
-                .unwrap_or(0)
-        };
-        let others: Vec<(u32, Hex)> = self
+        let others: Vec<Hex> = self
             .map
             .flag_islands
             .iter()
-            .filter(|&&f| f != self.flag)
-            .map(|&f| (nearest_ship(f), f))
-            .collect();
-        let far = others
-            .iter()
-            .map(|(d, _)| *d)
-            .max()
-            .expect("a valid map has two or more flag islands");
-        let ties: Vec<Hex> = others
-            .into_iter()
-            .filter(|(d, _)| *d == far)
-            .map(|(_, f)| f)
+            .copied()
+            .filter(|&f| f != self.flag)
             .collect();
         let bytes = crate::rng::derive(self.seed, &format!("pirates/flag/move-{}", self.moves));
         let draw = u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes"));
-        ties[(draw % ties.len() as u64) as usize]
+        others[(draw % others.len() as u64) as usize]
     }
 
     /// The end: the last ship afloat wins, and the others are placed by the

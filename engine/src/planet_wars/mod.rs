@@ -26,6 +26,7 @@ pub use map::{generate_map, travel_time, Map, Planet};
 pub use moves::{kind as rejection_kind, MAX_MOVES_PER_TURN};
 
 use crate::game_info::GameInfo;
+use crate::sight::Sight;
 use crate::{EngineError, Game, Outcome, Rejection, Seat};
 
 /// The registry entry.
@@ -38,6 +39,7 @@ pub const INFO: GameInfo = GameInfo {
     unreadable: &[moves::kind::UNPARSEABLE],
     summary: "Send fleets between planets to conquer them; the last player with ships wins.",
     new: |config, seed, players| Ok(Box::new(PlanetWars::from_config(config, seed, players)?)),
+    sight: Sight::Full,
 };
 
 /// Turn limit when the config gives none.

@@ -24,18 +24,20 @@ use sha2::{Digest, Sha256};
 
 use crate::game_info::GameInfo;
 use crate::grid::{self, corner, mirror_quadrant, Board, PLAYERS};
+use crate::sight::Sight;
 use crate::{EngineError, Game, Outcome, Rejection, Seat};
 
 /// The registry entry.
 pub const INFO: GameInfo = GameInfo {
     id: "shields",
-    rules_version: 1,
+    rules_version: 2,
     seats: &[4],
     max_seed: u64::MAX,
     score_unit: "points",
     unreadable: &[grid::kind::UNPARSEABLE],
     summary: "Four bots take, upgrade and shield valued cells on an 8x8 board; most points wins.",
     new: |config, seed, players| Ok(Box::new(Shields::from_config(config, seed, players)?)),
+    sight: Sight::Full,
 };
 
 /// Turns in a game.

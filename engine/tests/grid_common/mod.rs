@@ -83,7 +83,7 @@ pub fn random_play(g: &mut dyn Game, seed: u64, max_turns: u32) -> Vec<[u8; 32]>
 /// Answers that are not actions at all, from a hostile bot.
 pub const GARBAGE: [&str; 8] = [
     "",
-    "east",
+    "eastwards",
     "{\"moves\":[]}",
     "\"EAST",
     "EAST EAST",

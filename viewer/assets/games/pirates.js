@@ -1,14 +1,30 @@
 // Pirates (docs/games/pirates.md): the hexagonal sea in cube coordinates,
-// pointy-top, row r growing downwards. A seat sees other ships only within
-// its sight, so the board is drawn from every seat's observation: each
-// seat's own ship from its own view, the map, the flag and the NPCs (seen
-// from anywhere) from seat 0's. Shots come from the replay's record of the
-// move (players) and from the NPCs' `firedAt` after the NPCs have acted.
+// pointy-top, row r growing downwards. A seat sees other ships and the NPCs
+// only within its sight, so the board is drawn from every seat's
+// observation and the frame's spectator view: each seat's own ship from its
+// own view, the map and the flag from seat 0's, the NPCs from the spectator
+// view (from seat 0's in documents without one). Shots come from the
+// replay's record of the move (players) and from the NPCs' `firedAt` after
+// the NPCs have acted.
 "use strict";
 (function () {
   const L = Ludus;
   const SQRT3 = Math.sqrt(3);
   const key = (q, r) => `${q},${r}`;
+
+  const spectators = new WeakMap();
+
+  /// The NPCs of a frame: from its spectator view, parsed once, else from
+  /// `view` (seat 0's observation).
+  function npcsOf(frame, view) {
+    let s = frame ? spectators.get(frame) : undefined;
+    if (s === undefined && frame && typeof frame.spectator === "string") {
+      try { s = JSON.parse(frame.spectator); } catch (e) { s = null; }
+      spectators.set(frame, s);
+    }
+    const v = s || view;
+    return v ? [v.npc1, v.npc2] : [null, null];
+  }
 
   /// Every seat's own ship in frame `turn` (null once sunk or unknown).
   function ships(turn, seats) {
@@ -130,8 +146,8 @@
         const q = b ? L.lerp(b.q, p.q, s.t) : p.q, r = b ? L.lerp(b.r, p.r, s.t) : p.r;
         return [X(q, r), Y(q, r)];
       };
-      const npcs = [to.npc1, to.npc2];
-      const npcsBefore = s.from ? [s.from.npc1, s.from.npc2] : npcs;
+      const npcs = npcsOf(s.frame, to);
+      const npcsBefore = s.from ? npcsOf(s.prevFrame, s.from) : npcs;
       npcs.forEach((n, i) => {
         if (!n) return;
         const [x, y] = at(n, npcsBefore[i]);
@@ -180,10 +196,11 @@
         ctx.fill();
       };
       const last = ships(Math.max(0, s.turn - 1), seats);
-      const lastView = L.view(Math.max(0, s.turn - 1), 0) || to;
+      const lastTurn = Math.max(0, s.turn - 1);
+      const lastNpcs = npcsOf(L.player.frames[lastTurn], L.view(lastTurn, 0) || to);
       const target = (id) => {
         if (id >= 1 && id <= seats) return last[id - 1] || now[id - 1];
-        return lastView[`npc${id - 4}`] || to[`npc${id - 4}`];
+        return lastNpcs[id - 5] || npcs[id - 5];
       };
       if (s.record) {
         const seat = (s.turn - 1) % seats;

@@ -74,9 +74,22 @@ fn submit_examples(dir: &Path, server: &Serving, db: &str, token: &str) -> Vec<S
     };
     let refused = upload(&bots[0], SCRIPT);
     assert!(!refused.status.success());
-    assert!(text(&refused).contains("is not a bot name"), "{}", text(&refused));
+    assert!(
+        text(&refused).contains("is not a bot name"),
+        "{}",
+        text(&refused)
+    );
     let o = ludus(
-        &["submit", &bot(&bots[0]), "--name", SCRIPT, "--game", "planet-wars", "--db", db],
+        &[
+            "submit",
+            &bot(&bots[0]),
+            "--name",
+            SCRIPT,
+            "--game",
+            "planet-wars",
+            "--db",
+            db,
+        ],
         dir,
     );
     assert!(o.status.success(), "{}", text(&o));

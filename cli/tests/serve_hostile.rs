@@ -44,6 +44,7 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
     ("loop_in_initialize.wat", Some("out_of_fuel")),
     ("loop_in_start.wat", Some("out_of_fuel")),
     ("missing_act.wat", Some("act")),
+    ("padded_answer.wat", Some("answer_too_large")),
     ("proc_exit.wat", Some("exit")),
     ("random_flood.wat", Some("out_of_fuel")),
     ("unknown_wasi_import.wat", Some("open_socket_to_mars")),

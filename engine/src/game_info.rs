@@ -35,6 +35,11 @@ pub struct GameInfo {
     /// a seat count the game allows; [`new_game`](crate::new_game) checks
     /// both first.
     pub new: Constructor,
+    /// The longest answer the game reads, in bytes: a longer one is a fault
+    /// (the answer is too large) before the game sees it, so that no replay
+    /// keeps a bot's megabytes of padding. Generous for every real answer
+    /// of the game (Planet Wars: its most moves a turn, written out).
+    pub answer_bytes: u64,
     /// Whether each seat sees the whole state or a part of it, and for a
     /// game with a hidden part, how the leak test changes what a seat
     /// cannot see (see [`crate::sight`]).

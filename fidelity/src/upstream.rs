@@ -1,6 +1,5 @@
 //! The reference side: a venv with `kaggle-environments`, and `upstream.py`.
 
-use std::fs::{self, File};
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -49,61 +48,11 @@ fn venv_dir() -> PathBuf {
 /// The venv's python, making the venv first if it is missing (about 20 s,
 /// once). Safe to call from parallel tests and processes.
 pub fn python() -> Result<PathBuf> {
-    let venv = venv_dir();
-    let python = venv.join("bin").join("python");
-    let ready = venv.join(".ludus-ready");
-    if ready.exists() {
-        return Ok(python);
-    }
-    let parent = venv.parent().expect("venv has a parent");
-    fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
-    let lock_path = parent.join("venv.lock");
-    let lock =
-        File::create(&lock_path).with_context(|| format!("creating {}", lock_path.display()))?;
-    lock.lock()
-        .with_context(|| format!("locking {}", lock_path.display()))?;
-    if ready.exists() {
-        return Ok(python);
-    }
-    if venv.exists() {
-        fs::remove_dir_all(&venv)
-            .with_context(|| format!("removing a half-made {}", venv.display()))?;
-    }
-    run(
-        Command::new("python3").args(["-m", "venv"]).arg(&venv),
-        "making the venv (needs python3 with venv)",
-    )?;
-    let pip = |args: &[&str]| {
-        let mut c = Command::new(&python);
-        c.args([
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-        ])
-        .args(args);
-        c
-    };
-    run(
-        &mut pip(&["--no-deps", KAGGLE_ENVIRONMENTS]),
-        "installing kaggle-environments",
-    )?;
-    run(&mut pip(PACKAGES), "installing jsonschema, requests, numpy")?;
-    File::create(&ready)?;
-    Ok(python)
-}
-
-fn run(cmd: &mut Command, what: &str) -> Result<()> {
-    let out = cmd.output().with_context(|| what.to_string())?;
-    if !out.status.success() {
-        bail!(
-            "{what} failed ({}): {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    Ok(())
+    ludus_testkit::python_venv(
+        &venv_dir(),
+        &[&["--no-deps", KAGGLE_ENVIRONMENTS], PACKAGES],
+    )
+    .map_err(anyhow::Error::msg)
 }
 
 /// Runs `upstream.py` with `args` and parses its lines.

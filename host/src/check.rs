@@ -218,7 +218,10 @@ impl Problem {
                 .into(),
             FaultKind::Exit => "return an answer from `act` instead of exiting".into(),
             FaultKind::AnswerTooLarge => {
-                format!("answer in fewer than {} bytes", limits.answer_bytes)
+                let cap = ludus_engine::registry::info(game).map_or(limits.answer_bytes, |g| {
+                    g.answer_bytes.min(limits.answer_bytes)
+                });
+                format!("answer {game} in fewer than {cap} bytes: no real answer of it is longer")
             }
             FaultKind::BadAllocPointer | FaultKind::BadAnswerPointer | FaultKind::BadUtf8 => {
                 "follow the bot ABI in docs/bot-abi.md (the Rust SDK and `ludus build-bot` do \

@@ -109,6 +109,14 @@ pub fn play_until(
     };
     replay.match_id = replay.compute_match_id();
 
+    // A seat's answer is read up to the game's own cap, if it is lower.
+    let seat_limits = Limits {
+        answer_bytes: spec
+            .limits
+            .answer_bytes
+            .min(ludus_engine::registry::info(&spec.game)?.answer_bytes),
+        ..spec.limits.clone()
+    };
     let mut seats: Vec<SeatRunner> = spec
         .bots
         .iter()
@@ -120,7 +128,7 @@ pub fn play_until(
                 spec.limits.random_bytes_per_call,
                 spec.limits.log_bytes,
             );
-            SeatRunner::new(bot.clone(), &spec.limits, io)
+            SeatRunner::new(bot.clone(), &seat_limits, io)
         })
         .collect();
     let mut consecutive_faults = vec![0u32; players];

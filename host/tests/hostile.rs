@@ -138,6 +138,20 @@ fn huge_answer_length_is_a_fault() {
 }
 
 #[test]
+fn an_answer_longer_than_the_games_cap_is_a_fault_and_not_kept() {
+    // Under the host's megabyte, over Planet Wars' own cap: padding, not moves.
+    let replay = faults_as("padded_answer.wat", FaultKind::AnswerTooLarge);
+    let cap = ludus_engine::registry::info("planet-wars")
+        .unwrap()
+        .answer_bytes;
+    assert!(cap < Limits::for_tests().answer_bytes);
+    let fault = replay.turns[0].seats[0].fault.as_ref().unwrap();
+    assert!(fault.message.contains(&cap.to_string()), "{fault}");
+    // What a replay keeps of the match stays small.
+    assert!(replay.to_bytes(false).len() < 64 << 10);
+}
+
+#[test]
 fn invalid_utf8_answer_is_a_fault() {
     faults_as("invalid_utf8", FaultKind::BadUtf8);
 }

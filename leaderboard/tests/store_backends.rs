@@ -104,7 +104,7 @@ on_both!(
     a_database_of_another_program_is_foreign,
     a_bots_matches_are_found_through_the_bot_index_with_its_elo_after_each,
     a_database_from_before_the_bot_index_gets_it_when_opened,
-    a_database_of_schema_5_opens_with_its_bot_index_as_it_was,
+    a_database_of_schema_5_or_6_opens_with_its_bot_index_and_gets_its_seats_outcomes,
 );
 
 /// A replay is gzip already: PostgreSQL stores it as it is, out of line,
@@ -1136,18 +1136,52 @@ fn a_bots_matches_are_found_through_the_bot_index_with_its_elo_after_each(db: Db
     assert_eq!(last.elo, Some(elo[1].1));
 }
 
-fn a_database_of_schema_5_opens_with_its_bot_index_as_it_was(db: Db) {
-    let mut store = db.store();
-    let id = rated_ladder(&mut store, 6, &[0, 1, 2, 3, 5]);
-    let before = indexed(&store, id);
-    drop(store);
-    db.raw("DELETE FROM ludus_schema_history WHERE version = 6");
-    let store = db.store();
-    assert_eq!(
-        db.raw("SELECT max(version) FROM ludus_schema_history"),
-        ludus_leaderboard::store::schema::VERSION.to_string()
-    );
-    assert_eq!(indexed(&store, id), before);
+/// Takes a database of this schema back to schema `version` (5 or 6): its
+/// history, and what schema 7 added.
+fn back_to_schema(db: &Db, version: i32) {
+    for sql in [
+        "DROP INDEX bot_versions_by_lower_name",
+        "DROP INDEX bot_owners_by_lower_name",
+        "DROP INDEX accounts_by_lower_name",
+        "ALTER TABLE match_seats DROP COLUMN place",
+        "ALTER TABLE match_seats DROP COLUMN faults",
+    ] {
+        db.raw(sql);
+    }
+    db.raw(&format!(
+        "DELETE FROM ludus_schema_history WHERE version > {version}"
+    ));
+}
+
+/// What the bot index says of the bots' rated seats: their count and
+/// faults, and their results against each other.
+fn seat_outcomes(store: &Store, id: i64) -> Vec<(u32, u64, Vec<(usize, u32, u32, u32)>)> {
+    (0..2)
+        .map(|p| {
+            let (n, faults) = store.results().rated_seats_of(id, &[p]).unwrap();
+            (n, faults, store.results().head_to_head(id, &[p]).unwrap())
+        })
+        .collect()
+}
+
+fn a_database_of_schema_5_or_6_opens_with_its_bot_index_and_gets_its_seats_outcomes(db: Db) {
+    for version in [5, 6] {
+        let mut store = db.store();
+        let id = rated_ladder(&mut store, 6, &[0, 1, 2, 3, 5]);
+        let (index, outcomes) = (indexed(&store, id), seat_outcomes(&store, id));
+        // Two results of the four rated matches were wins of seat 0.
+        assert_eq!(outcomes[0].0, 4, "{outcomes:?}");
+        assert_eq!(outcomes[0].2, vec![(1, 2, 2, 0)], "{outcomes:?}");
+        drop(store);
+        back_to_schema(&db, version);
+        let store = db.store();
+        assert_eq!(
+            db.raw("SELECT max(version) FROM ludus_schema_history"),
+            ludus_leaderboard::store::schema::VERSION.to_string()
+        );
+        assert_eq!(indexed(&store, id), index, "from schema {version}");
+        assert_eq!(seat_outcomes(&store, id), outcomes, "from schema {version}");
+    }
 }
 
 fn a_database_from_before_the_bot_index_gets_it_when_opened(db: Db) {
@@ -1159,9 +1193,14 @@ fn a_database_from_before_the_bot_index_gets_it_when_opened(db: Db) {
             s.ratings().rated_counts(id).unwrap(),
         )
     };
-    let before = (indexed(&store, id), counts(&store));
+    let before = (
+        indexed(&store, id),
+        counts(&store),
+        seat_outcomes(&store, id),
+    );
     drop(store);
     // Schema 4, as the Ludus before the index wrote it.
+    back_to_schema(&db, 6);
     for sql in [
         "DROP TABLE match_seats",
         "DROP INDEX results_by_match",
@@ -1176,6 +1215,13 @@ fn a_database_from_before_the_bot_index_gets_it_when_opened(db: Db) {
         db.raw("SELECT max(version) FROM ludus_schema_history"),
         ludus_leaderboard::store::schema::VERSION.to_string()
     );
-    assert_eq!((indexed(&store, id), counts(&store)), before);
+    assert_eq!(
+        (
+            indexed(&store, id),
+            counts(&store),
+            seat_outcomes(&store, id)
+        ),
+        before
+    );
     assert_eq!(store.results().locate("m0003").unwrap(), [(id, 3)]);
 }

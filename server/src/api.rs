@@ -94,7 +94,10 @@ impl utoipa::Modify for EveryRoute {
             .enum_values(Some(ludus_engine::games().iter().map(|g| g.id)))
             .build();
         for item in doc.paths.paths.values_mut() {
-            for op in [item.get.as_mut(), item.post.as_mut()].into_iter().flatten() {
+            for op in [item.get.as_mut(), item.post.as_mut()]
+                .into_iter()
+                .flatten()
+            {
                 for p in op.parameters.iter_mut().flatten() {
                     if p.name == "game" {
                         p.schema = Some(game.clone().into());
@@ -106,7 +109,10 @@ impl utoipa::Modify for EveryRoute {
                     ("408", "the request or its body took too long"),
                     ("413", "the body is larger than the route takes"),
                     ("429", "too many requests from this address or account"),
-                    ("500", "the server failed; its log has the details under the request id"),
+                    (
+                        "500",
+                        "the server failed; its log has the details under the request id",
+                    ),
                     ("503", "the database is out of reach for now"),
                 ] {
                     op.responses

@@ -39,6 +39,9 @@ pub fn upload(
         .query("game", &query.game)
         .header("Authorization", &format!("Bearer {token}"))
         .header("Content-Type", "application/wasm")
+        // The server reads no body before the request's headers pass: it
+        // answers first, and says go on with 100 Continue only then.
+        .header("Expect", "100-continue")
         .config()
         .http_status_as_error(false)
         .build()

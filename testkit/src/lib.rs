@@ -129,6 +129,65 @@ pub fn tools_dir() -> PathBuf {
     target_dir().join("ludus-tools")
 }
 
+/// A Python virtual environment at `venv` with what `installs` put in it
+/// (each the arguments of one `pip install`): made the first time, then
+/// found ready (about 20 s once). Safe to call from parallel tests and
+/// processes. Returns the venv's `python`.
+pub fn python_venv(venv: &Path, installs: &[&[&str]]) -> Result<PathBuf, String> {
+    let python = venv.join("bin").join("python");
+    let ready = venv.join(".ludus-ready");
+    if ready.exists() {
+        return Ok(python);
+    }
+    ensure_python()?;
+    let parent = venv.parent().ok_or("a venv has a parent folder")?;
+    std::fs::create_dir_all(parent).map_err(|e| format!("creating {}: {e}", parent.display()))?;
+    let lock_path = venv.with_extension("lock");
+    let lock = std::fs::File::create(&lock_path)
+        .map_err(|e| format!("creating {}: {e}", lock_path.display()))?;
+    lock.lock()
+        .map_err(|e| format!("locking {}: {e}", lock_path.display()))?;
+    if ready.exists() {
+        return Ok(python);
+    }
+    if venv.exists() {
+        std::fs::remove_dir_all(venv)
+            .map_err(|e| format!("removing a half-made {}: {e}", venv.display()))?;
+    }
+    let run = |cmd: &mut Command, what: &str| -> Result<(), String> {
+        let out = cmd.output().map_err(|e| format!("{what}: {e}"))?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(format!(
+                "{what} failed ({}): {}",
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+            ))
+        }
+    };
+    run(
+        Command::new("python3").args(["-m", "venv"]).arg(venv),
+        "making the venv",
+    )?;
+    for args in installs {
+        run(
+            Command::new(&python)
+                .args([
+                    "-m",
+                    "pip",
+                    "install",
+                    "--quiet",
+                    "--disable-pip-version-check",
+                ])
+                .args(*args),
+            &format!("pip install {}", args.join(" ")),
+        )?;
+    }
+    std::fs::File::create(&ready).map_err(|e| format!("marking {} ready: {e}", venv.display()))?;
+    Ok(python)
+}
+
 /// Installs Debian packages (as root, without prompts); used when a tool
 /// the tests need is missing, so a clean machine can run them.
 fn apt_install(packages: &[&str]) -> Result<(), String> {

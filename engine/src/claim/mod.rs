@@ -36,6 +36,7 @@ pub const INFO: GameInfo = GameInfo {
     unreadable: &[grid::kind::UNPARSEABLE],
     summary: "Four bots capture cells from the corners, staying connected to home; 35-cell cap.",
     new: |config, seed, players| Ok(Box::new(Claim::from_config(config, seed, players)?)),
+    answer_bytes: 1 << 10,
     sight: Sight::Full,
 };
 

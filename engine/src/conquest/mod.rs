@@ -58,6 +58,7 @@ pub const INFO: GameInfo = GameInfo {
     unreadable: &[answers::kind::UNPARSEABLE],
     summary: "Four teams fight for a 12x12 board: soldiers, gold, buildings, weapons, capitals, fog of war.",
     new: |config, seed, players| Ok(Box::new(Conquest::from_config(config, seed, players)?)),
+    answer_bytes: 64 << 10,
     sight: Sight::Partial(unseen::FOG),
 };
 

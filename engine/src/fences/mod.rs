@@ -43,6 +43,7 @@ pub const INFO: GameInfo = GameInfo {
     unreadable: &[kind::UNPARSEABLE],
     summary: "Two players draw edges on a grid of points and score the exact area they enclose.",
     new: |config, seed, players| Ok(Box::new(Fences::from_config(config, seed, players)?)),
+    answer_bytes: 1 << 10,
     sight: Sight::Full,
 };
 

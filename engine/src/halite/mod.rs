@@ -54,6 +54,7 @@ pub const INFO: GameInfo = GameInfo {
     summary:
         "Halite IV (Kaggle): mine halite with ships, bank it at shipyards; the largest bank wins.",
     new: |config, seed, players| Ok(Box::new(Halite::from_config(config, seed, players)?)),
+    answer_bytes: 64 << 10,
     sight: Sight::Full,
 };
 

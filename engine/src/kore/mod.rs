@@ -47,6 +47,7 @@ pub const INFO: GameInfo = GameInfo {
     summary: "Kore 2022: mine kore with fleets on flight plans, build shipyards, capture the \
               others'; the most kore after 400 turns wins (Kaggle's kore_fleets, bit for bit).",
     new: |config, seed, players| Ok(Box::new(Kore::from_config(config, seed, players)?)),
+    answer_bytes: 64 << 10,
     sight: Sight::Full,
 };
 

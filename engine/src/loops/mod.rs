@@ -37,6 +37,7 @@ pub const INFO: GameInfo = GameInfo {
     summary:
         "Four bots draw trails and close loops to claim land; cut a rival's trail to send it home.",
     new: |config, seed, players| Ok(Box::new(Loops::from_config(config, seed, players)?)),
+    answer_bytes: 1 << 10,
     sight: Sight::Full,
 };
 

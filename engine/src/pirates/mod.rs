@@ -49,6 +49,7 @@ pub const INFO: GameInfo = GameInfo {
     summary:
         "Four pirate ships take turns on a hexagonal sea: flags, a shop, vortices and hunting NPCs.",
     new: |config, seed, players| Ok(Box::new(Pirates::from_config(config, seed, players)?)),
+    answer_bytes: 4 << 10,
     sight: Sight::Partial(unseen::FOG),
 };
 

@@ -39,6 +39,7 @@ pub const INFO: GameInfo = GameInfo {
     unreadable: &[moves::kind::UNPARSEABLE],
     summary: "Send fleets between planets to conquer them; the last player with ships wins.",
     new: |config, seed, players| Ok(Box::new(PlanetWars::from_config(config, seed, players)?)),
+    answer_bytes: 64 << 10,
     sight: Sight::Full,
 };
 

@@ -37,6 +37,7 @@ pub const INFO: GameInfo = GameInfo {
     unreadable: &[grid::kind::UNPARSEABLE],
     summary: "Four bots take, upgrade and shield valued cells on an 8x8 board; most points wins.",
     new: |config, seed, players| Ok(Box::new(Shields::from_config(config, seed, players)?)),
+    answer_bytes: 1 << 10,
     sight: Sight::Full,
 };
 

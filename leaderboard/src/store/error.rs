@@ -129,7 +129,14 @@ impl StoreError {
                     {
                         StoreError::Unreachable { db, cause }
                     }
-                    None if e.as_db_error().is_none() => StoreError::Unreachable { db, cause },
+                    // No answer of the server's: the connection itself
+                    // (not a value that failed to decode).
+                    None if e.is_closed()
+                        || std::error::Error::source(e)
+                            .is_some_and(|s| s.is::<std::io::Error>()) =>
+                    {
+                        StoreError::Unreachable { db, cause }
+                    }
                     _ => StoreError::Sql { db, cause },
                 }
             }

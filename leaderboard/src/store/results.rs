@@ -226,7 +226,7 @@ impl Results<'_> {
             .conn
             .row(
                 &format!(
-                    "SELECT count(*), coalesce(sum(s.faults), 0) FROM match_seats s
+                    "SELECT count(*), CAST(coalesce(sum(s.faults), 0) AS {{int}}) FROM match_seats s
                      WHERE s.ladder_id = $1 AND s.position IN ({list}) AND s.elo IS NOT NULL"
                 ),
                 &params,

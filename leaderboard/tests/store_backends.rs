@@ -1153,9 +1153,13 @@ fn back_to_schema(db: &Db, version: i32) {
     ));
 }
 
+/// A bot's rated seats, their faults, and its results against each
+/// opponent: (position, won, lost, drawn).
+type SeatOutcomes = (u32, u64, Vec<(usize, u32, u32, u32)>);
+
 /// What the bot index says of the bots' rated seats: their count and
 /// faults, and their results against each other.
-fn seat_outcomes(store: &Store, id: i64) -> Vec<(u32, u64, Vec<(usize, u32, u32, u32)>)> {
+fn seat_outcomes(store: &Store, id: i64) -> Vec<SeatOutcomes> {
     (0..2)
         .map(|p| {
             let (n, faults) = store.results().rated_seats_of(id, &[p]).unwrap();

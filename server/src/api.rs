@@ -274,5 +274,5 @@ pub async fn replay(
     let found = state
         .with_store(move |s| replays::find(s, &id, viewer.as_ref()))
         .await?;
-    replays::serve(&state, found, replays::Kind::Json, &headers).await
+    replays::serve(state.renders(), found, replays::Kind::Json, &headers).await
 }

@@ -66,7 +66,7 @@ pub async fn match_page(
         .with_store(move |s| replays::find(s, &id, viewer.as_ref()))
         .await;
     let answer = match found {
-        Ok(found) => replays::serve(&state, found, replays::Kind::Page, &headers).await,
+        Ok(found) => replays::serve(state.renders(), found, replays::Kind::Page, &headers).await,
         Err(e) => Err(e),
     };
     answer.unwrap_or_else(|e| (e.status(), templates::error(&e)).into_response())

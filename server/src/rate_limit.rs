@@ -7,7 +7,6 @@
 //! forgotten, so the limiters' memory is bounded by the recent clients.
 
 use crate::error::ApiError;
-use crate::state::AppState;
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::HeaderMap;
 use axum::middleware::Next;
@@ -146,16 +145,24 @@ fn too_many() -> ApiError {
     ApiError::TooMany("too many requests; slow down and try again in a second".into())
 }
 
+/// What the rate limit of every request needs: the limits, and the
+/// proxies trusted to name the client.
+#[derive(Clone)]
+pub struct Gate {
+    pub limits: Arc<Limits>,
+    pub trusted: Arc<[IpNet]>,
+}
+
 /// Finds the request's client, records it in the request
 /// ([`ClientAddress`]), and refuses the request beyond its address's rate.
-pub async fn rate_limit(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+pub async fn rate_limit(State(gate): State<Gate>, mut req: Request, next: Next) -> Response {
     let peer = req
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map_or(IpAddr::from([0, 0, 0, 0]), |c| c.0.ip());
-    let client = client_address(peer, req.headers(), &state.config().trusted_proxies);
+    let client = client_address(peer, req.headers(), &gate.trusted);
     req.extensions_mut().insert(client);
-    if state.limits().by_address.check_key(&client).is_err() {
+    if gate.limits.by_address.check_key(&client).is_err() {
         return too_many().into_response();
     }
     next.run(req).await

@@ -8,7 +8,6 @@
 //! An answer that shows a bot's logs to its owner is never kept by a cache.
 
 use crate::error::ApiError;
-use crate::state::AppState;
 use crate::views;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -152,7 +151,7 @@ impl Default for Renders {
 
 /// The answer of `kind` for `found`, to a request with `headers`.
 pub async fn serve(
-    state: &AppState,
+    renders: &Renders,
     found: Found,
     kind: Kind,
     headers: &HeaderMap,
@@ -184,7 +183,6 @@ pub async fn serve(
     if fresh {
         return Ok((StatusCode::NOT_MODIFIED, answer_headers).into_response());
     }
-    let renders = state.renders();
     let body = match renders.kept.get(&etag) {
         Some(body) => body,
         None => {

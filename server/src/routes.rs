@@ -64,7 +64,10 @@ pub fn router(state: AppState) -> Router {
         .merge(rest)
         .fallback(|| async { ApiError::NotFound("no such route; see /api/openapi.json".into()) })
         .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
+            rate_limit::Gate {
+                limits: state.limits().clone(),
+                trusted: config.trusted_proxies.clone().into(),
+            },
             rate_limit::rate_limit,
         ))
         .layer(

@@ -79,20 +79,7 @@ fn submit_examples(dir: &Path, server: &Serving, db: &str, token: &str) -> Vec<S
         "{}",
         text(&refused)
     );
-    let o = ludus(
-        &[
-            "submit",
-            &bot(&bots[0]),
-            "--name",
-            SCRIPT,
-            "--game",
-            "planet-wars",
-            "--db",
-            db,
-        ],
-        dir,
-    );
-    assert!(o.status.success(), "{}", text(&o));
+    common::submit_to(dir, db, &bots[0], SCRIPT);
     for b in &bots[1..] {
         let o = upload(b, b);
         assert!(o.status.success(), "{}", text(&o));

@@ -198,7 +198,9 @@ impl<'a> Reader<'a> {
         if exponent || whole + scale > 15 {
             // Only ASCII digits, '.', 'e' and signs were taken.
             let text = std::str::from_utf8(&self.s[start..self.i]).ok()?;
-            return text.parse().ok();
+            // Past f64's range the standard parser gives infinity, where
+            // serde_json refuses the number: leave such text to serde_json.
+            return text.parse().ok().filter(|v: &f64| v.is_finite());
         }
         Some(match (significand, scale) {
             (0, _) => 0.0,

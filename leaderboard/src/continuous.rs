@@ -7,12 +7,17 @@
 //! appended to the stored schedule, with its seed, before anyone plays it,
 //! and ratings apply in schedule order ([`crate::ratings::apply`]):
 //! the ladder re-runs and recomputes from the database alone.
+//!
+//! How many matches wait follows the workers ([`Demand`]): enough for
+//! every live worker thread to find its next match, and for two seconds
+//! of play at the pace results arrive, so the server schedules as fast as
+//! its workers, in-process or on other machines, play.
 
 use crate::error::Error;
 use crate::ratings::elo::EloConfig;
 use crate::ratings::System;
 use crate::schedule::ScheduledMatch;
-use crate::store::{Needs, Store};
+use crate::store::{Needs, QueueDemand, Store};
 use ludus_engine::registry::GameInfo;
 use ludus_engine::rng::{derive_seed, stream};
 use ludus_host::Limits;
@@ -28,7 +33,8 @@ pub struct ContinuousConfig {
     /// Opponents (or tables) in a new version's placement series; each is
     /// played in every seat order.
     pub placement: usize,
-    /// Scheduled matches not yet played, below which more are scheduled.
+    /// Scheduled matches not yet played, below which more are scheduled,
+    /// at least (more when the workers play faster, see [`Demand`]).
     pub pending: u32,
     /// Bots of closest rating among which opponents are drawn.
     pub neighbours: usize,
@@ -36,6 +42,10 @@ pub struct ContinuousConfig {
     /// id; the game's defaults for the others. A ladder keeps the config it
     /// was created with: its matches stay comparable.
     pub game_configs: BTreeMap<String, serde_json::Value>,
+    /// Matches scheduled per hour for each game at most (a minute gets a
+    /// sixtieth of it); `None`: as many as the workers play. A new
+    /// version's placement series is scheduled regardless.
+    pub max_per_hour: Option<u32>,
 }
 
 impl ContinuousConfig {
@@ -79,8 +89,65 @@ impl Default for ContinuousConfig {
             pending: 8,
             neighbours: 3,
             game_configs: BTreeMap::new(),
+            max_per_hour: None,
         }
     }
+}
+
+/// Matches waiting per live worker thread, at least.
+pub const WAITING_PER_THREAD: u32 = 4;
+
+/// The results of this long ago on set the pace ([`Demand`]).
+pub const PACE_WINDOW: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Play waiting at the current pace, at least.
+pub const WAITING_SECONDS: f64 = 2.0;
+
+/// Matches waiting in a ladder, at most: bounds a top-up's work.
+pub const MOST_WAITING: u32 = 10_000;
+
+/// How many more routine matches a ladder's queue wants, from what the
+/// queue says of itself and the operator's budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Demand {
+    /// Matches that should be waiting: `pending`, or four per live worker
+    /// thread, or two seconds of play at the pace of the last five
+    /// seconds, whichever is most.
+    pub target: u32,
+    /// Routine matches to schedule now.
+    pub wanted: u32,
+}
+
+/// The demand of a queue found as `queue` under `config`. With a budget of
+/// N matches an hour, the matches finished in the last hour and those
+/// waiting stay within N, and those of the last minute and those waiting
+/// within a sixtieth of N (rounded up), so a budget is spread over the
+/// hour instead of spent in its first minutes.
+pub fn demand(queue: &QueueDemand, config: &ContinuousConfig) -> Demand {
+    let pace = queue.finished_recently as f64 / PACE_WINDOW.as_secs_f64();
+    let target = config
+        .pending
+        .max(queue.live_threads.saturating_mul(WAITING_PER_THREAD))
+        .max((pace * WAITING_SECONDS).ceil() as u32)
+        .min(MOST_WAITING);
+    let mut wanted = target.saturating_sub(queue.waiting);
+    if let Some(per_hour) = config.max_per_hour {
+        let per_minute = per_hour.div_ceil(60);
+        let hour_left = per_hour.saturating_sub(queue.finished_last_hour + queue.waiting);
+        let minute_left = per_minute.saturating_sub(queue.finished_last_minute + queue.waiting);
+        wanted = wanted.min(hour_left).min(minute_left);
+    }
+    Demand { target, wanted }
+}
+
+/// What a top-up looks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Look {
+    /// The game's bots (new versions, retired ones) and its queue: when
+    /// bots may have changed, and now and then.
+    Bots,
+    /// The queue alone: nothing is done unless it wants more matches.
+    Queue,
 }
 
 /// A bot in the pool the next matches are drawn from.
@@ -190,9 +257,27 @@ pub struct TopUp {
 
 /// Keeps the continuous ladder of `game` going: creates it, adds the latest
 /// version of every bot of the game that is not retired, schedules the
-/// placement series of those that joined, and draws matches until
-/// `config.pending` are waiting to be played.
-pub fn top_up(store: &Store, game: &GameInfo, config: &ContinuousConfig) -> Result<TopUp, Error> {
+/// placement series of those that joined (ahead of any routine match not
+/// yet scheduled, and whatever the budget), and draws routine matches as
+/// the queue's [`demand`] wants. With [`Look::Queue`], only a queue that
+/// wants matches is topped up, from the bots it has.
+pub fn top_up(
+    store: &Store,
+    game: &GameInfo,
+    config: &ContinuousConfig,
+    look: Look,
+) -> Result<TopUp, Error> {
+    if look == Look::Queue {
+        let Some(ladder) = store.ladders().continuous(game.id)? else {
+            return Ok(TopUp::default());
+        };
+        if demand(&store.queue().demand(ladder, PACE_WINDOW)?, config).wanted == 0 {
+            return Ok(TopUp {
+                ladder: Some(ladder),
+                ..TopUp::default()
+            });
+        }
+    }
     let retired = store.accounts().retired()?;
     let latest: Vec<_> = store
         .bots()
@@ -253,8 +338,9 @@ pub fn top_up(store: &Store, game: &GameInfo, config: &ContinuousConfig) -> Resu
             next += 1;
         }
     }
-    let mut waiting = store.queue().remaining(ladder)? + new.len() as u32;
-    while waiting < config.pending {
+    let queue = store.queue().demand(ladder, PACE_WINDOW)?;
+    let routine = demand(&queue, config).wanted;
+    for _ in 0..routine {
         let pick_seed = derive_seed(config.seed, &format!("pairing/{next}"));
         let Some(seats) = draw(&pool, players, config.neighbours, pick_seed) else {
             break;
@@ -264,7 +350,6 @@ pub fn top_up(store: &Store, game: &GameInfo, config: &ContinuousConfig) -> Resu
         }
         new.push(scheduled(next, seats, config.seed, game));
         next += 1;
-        waiting += 1;
     }
     store.ladders().append(ladder, &new)?;
     done.scheduled = new.len() as u32;
@@ -286,6 +371,48 @@ mod tests {
                 scheduled,
             })
             .collect()
+    }
+
+    fn queue(waiting: u32, live_threads: u32, recently: u32) -> QueueDemand {
+        QueueDemand {
+            waiting,
+            live_threads,
+            finished_recently: recently,
+            finished_last_minute: recently,
+            finished_last_hour: recently,
+        }
+    }
+
+    #[test]
+    fn waiting_matches_follow_the_live_threads_and_the_pace() {
+        let config = ContinuousConfig::default();
+        assert_eq!(demand(&queue(0, 0, 0), &config).target, 8, "no worker");
+        assert_eq!(demand(&queue(0, 8, 0), &config).target, 32);
+        // 500 results in five seconds: two seconds of play is 200.
+        let fast = demand(&queue(50, 2, 500), &config);
+        assert_eq!((fast.target, fast.wanted), (200, 150));
+        assert_eq!(demand(&queue(300, 2, 500), &config).wanted, 0);
+        let flood = demand(&queue(0, 1, u32::MAX), &config);
+        assert_eq!(flood.target, MOST_WAITING);
+    }
+
+    #[test]
+    fn a_budget_is_spread_over_the_hour() {
+        let config = ContinuousConfig {
+            max_per_hour: Some(120),
+            ..ContinuousConfig::default()
+        };
+        // Two a minute: one waiting leaves room for one more.
+        assert_eq!(demand(&queue(1, 8, 0), &config).wanted, 1);
+        let mut q = queue(0, 8, 0);
+        q.finished_last_minute = 2;
+        q.finished_last_hour = 2;
+        assert_eq!(demand(&q, &config).wanted, 0, "this minute's share is spent");
+        q.finished_last_minute = 0;
+        q.finished_last_hour = 120;
+        assert_eq!(demand(&q, &config).wanted, 0, "this hour's budget is spent");
+        let unlimited = ContinuousConfig::default();
+        assert_eq!(demand(&q, &unlimited).wanted, 32);
     }
 
     #[test]

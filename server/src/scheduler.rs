@@ -3,7 +3,7 @@
 //! PostgreSQL, `ludus worker`s elsewhere play it too, or alone).
 
 use crate::state::AppState;
-use ludus_leaderboard::continuous;
+use ludus_leaderboard::continuous::{self, Look};
 use ludus_leaderboard::store::Store;
 use ludus_leaderboard::worker::{self, WorkerOptions};
 use std::sync::atomic::Ordering;
@@ -34,13 +34,36 @@ impl Background {
     }
 }
 
+/// How often the scheduler looks at every game's bots even when no upload
+/// or retirement told it to (bots stored by another server or by the
+/// operator's `ludus submit`).
+const LOOK_AT_BOTS_EVERY: Duration = Duration::from_secs(2);
+
+/// Tops up every game's continuous ladder whenever results arrive or bots
+/// change, and every [`crate::ServerConfig::schedule_every`] besides: the
+/// matches waiting follow the workers ([`continuous::demand`]).
 async fn schedule_forever(state: AppState) {
-    let mut tick = tokio::time::interval(state.config().schedule_every);
+    let mut bots_looked_at: Option<std::time::Instant> = None;
     loop {
-        tick.tick().await;
+        tokio::select! {
+            _ = state.wake().notified() => {}
+            _ = tokio::time::sleep(state.config().schedule_every) => {}
+        }
         if state.stopping().load(Ordering::Relaxed) {
             return;
         }
+        // Wall-clock time only paces the scheduler's looks; what it
+        // schedules derives from the ladder's seed and indices alone.
+        let look = match bots_looked_at {
+            Some(t) if t.elapsed() < LOOK_AT_BOTS_EVERY && !state.take_bots_changed() => {
+                Look::Queue
+            }
+            _ => {
+                state.take_bots_changed();
+                bots_looked_at = Some(std::time::Instant::now());
+                Look::Bots
+            }
+        };
         let st = state.clone();
         let done = st
             .with_store({
@@ -48,7 +71,7 @@ async fn schedule_forever(state: AppState) {
                 move |store| {
                     let mut out = Vec::new();
                     for game in ludus_engine::games() {
-                        out.push((game.id, continuous::top_up(store, game, &config)));
+                        out.push((game.id, continuous::top_up(store, game, &config, look)));
                     }
                     Ok(out)
                 }
@@ -56,8 +79,11 @@ async fn schedule_forever(state: AppState) {
             .await;
         for (game, r) in done.unwrap_or_default() {
             match r {
-                Ok(t) if t.scheduled > 0 || !t.joined.is_empty() => {
-                    tracing::info!(game, joined = ?t.joined, scheduled = t.scheduled, "ladder topped up")
+                Ok(t) if !t.joined.is_empty() => {
+                    tracing::info!(game, joined = ?t.joined, scheduled = t.scheduled, "bots joined the ladder")
+                }
+                Ok(t) if t.scheduled > 0 => {
+                    tracing::debug!(game, scheduled = t.scheduled, "ladder topped up")
                 }
                 Ok(_) => {}
                 Err(e) => tracing::error!(game, "cannot schedule: {e}"),
@@ -155,7 +181,9 @@ fn run_worker(state: &AppState) -> anyhow::Result<usize> {
         ..WorkerOptions::new(state.config().workers)
     };
     let store = Store::connect(&state.config().db)?;
-    let summary = worker::work(&store, state.sandbox(), &options, |_| {})?;
+    let summary = worker::work(&store, state.sandbox(), &options, |_| {
+        state.results_arrived()
+    })?;
     Ok(summary.played)
 }
 

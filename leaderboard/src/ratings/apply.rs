@@ -3,7 +3,8 @@
 //! changes a number, and recomputed from the stored results alone to check
 //! the stored ones.
 
-use super::history::elo_history;
+use super::elo::{EloConfig, EloLadder};
+use super::history::elo_history_from;
 use super::{bradley_terry, elo, weng_lin, GameResult, System};
 use crate::error::Error;
 use crate::store::{rated_seats, BotRecord, RatedGame, Store};
@@ -38,51 +39,118 @@ pub fn games_of(stored: &[RatedGame]) -> Vec<(u32, GameResult)> {
 /// ratings never depend on how many workers there were or which finished
 /// first. Returns the end of the rated prefix.
 pub fn apply(store: &Store, ladder: i64) -> Result<u32, Error> {
+    apply_with(store, ladder, Fit::Now)
+}
+
+/// Whether [`apply_with`] fits the slower systems too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fit {
+    /// Elo, and Bradley-Terry or Weng-Lin over every rated match.
+    Now,
+    /// Elo alone: its cost is that of the matches rated now.
+    Later,
+}
+
+/// [`apply`], the slower systems fitted or not. Elo goes on from the
+/// stored ratings over the matches rated now alone (a sequential update:
+/// the same numbers as from the start, which `ladder recompute` checks);
+/// Bradley-Terry and Weng-Lin read every rated match of the ladder, so a
+/// worker fits them on a schedule of its own (`worker::pace`).
+pub fn apply_with(store: &Store, ladder: i64, fit: Fit) -> Result<u32, Error> {
     store.with_rating_lock(ladder, |store| {
         let record = store.ladders().get(ladder)?;
         let end = store.queue().finished_prefix(ladder)?;
-        if end == record.rated_through && end > 0 {
-            return Ok(end);
-        }
-        let stored = store.results().rated_before(ladder, end)?;
-        let rated = games_of(&stored);
         let n = record.bots.len();
-        // Elo one match at a time, keeping each seat's rating after the
-        // matches rated now, with its place and faults, for the bots' pages.
-        let from = record.rated_through.min(end);
-        let history = elo_history(n, &rated, from)?;
-        let seats = rated_seats(&history.after, &stored);
-        let games: Vec<GameResult> = rated.into_iter().map(|(_, g)| g).collect();
-        let rows: Vec<_> = history
-            .ratings
-            .iter()
-            .enumerate()
-            .map(|(i, &r)| (i, r, 0.0))
-            .collect();
-        let ratings = store.ratings();
-        ratings.save(ladder, System::Elo.key(), &rows)?;
-        ratings.save_elo_history(ladder, (from, end), &seats, &history.rated)?;
-        match System::ranking(record.players) {
-            System::BradleyTerry => {
-                let bt = bradley_terry::fit(n, &games, Default::default())?;
-                let rows: Vec<_> = (0..n).map(|i| (i, bt.ratings[i], bt.ci95(i))).collect();
-                ratings.save(ladder, System::BradleyTerry.key(), &rows)?;
-            }
-            _ => {
-                let mut wl = weng_lin::WengLinLadder::new(n, Default::default())?;
-                wl.apply_all(&games)?;
-                let rows: Vec<_> = wl
-                    .ratings()
-                    .iter()
-                    .enumerate()
-                    .map(|(i, s)| (i, s.ordinal(), 3.0 * s.sigma))
-                    .collect();
-                ratings.save(ladder, System::WengLin.key(), &rows)?;
-            }
+        let mut from = record.rated_through.min(end);
+        // Set back by a verification: the stored Elo is past `from`, so it
+        // is applied from the start again (rare, and as before).
+        if from > 0 && store.ratings().applied_from(ladder, from)? {
+            from = 0;
         }
-        ratings.set_rated_through(ladder, end)?;
+        if from < end || end == 0 {
+            let elo = resumed_elo(store, ladder, n, from)?;
+            let rated_so_far = match from {
+                0 => vec![0; n],
+                _ => {
+                    let mut counts = store.ratings().rated_counts(ladder)?;
+                    counts.resize(n, 0);
+                    counts
+                }
+            };
+            let stored = store.results().rated_between(ladder, from, end)?;
+            let rated = games_of(&stored);
+            // Elo one match at a time, keeping each seat's rating after the
+            // matches rated now, with its place and faults, for the bots' pages.
+            let history = elo_history_from(elo, rated_so_far, &rated, from)?;
+            let seats = rated_seats(&history.after, &stored);
+            let rows: Vec<_> = history
+                .ratings
+                .iter()
+                .enumerate()
+                .map(|(i, &r)| (i, r, 0.0))
+                .collect();
+            let ratings = store.ratings();
+            ratings.save(ladder, System::Elo.key(), &rows)?;
+            ratings.save_elo_history(ladder, (from, end), &seats, &history.rated)?;
+            ratings.set_rated_through(ladder, end)?;
+        }
+        if fit == Fit::Now {
+            fit_slower_systems(store, ladder, record.players, n, end)?;
+        }
         Ok(end)
     })
+}
+
+/// The Elo ladder as the stored ratings leave it after the matches before
+/// `from`; every bot at the initial rating when `from` is 0. A bot that
+/// joined after the stored ratings has none, and no rated match yet.
+fn resumed_elo(store: &Store, ladder: i64, n: usize, from: u32) -> Result<EloLadder, Error> {
+    let config = EloConfig::default();
+    if from == 0 {
+        return Ok(EloLadder::new(n, config)?);
+    }
+    let mut ratings = vec![config.initial; n];
+    for (position, rating, _) in store.ratings().get(ladder, System::Elo.key())? {
+        if let Some(r) = ratings.get_mut(position) {
+            *r = rating;
+        }
+    }
+    Ok(EloLadder::from_ratings(ratings, vec![0; n], config)?)
+}
+
+/// Bradley-Terry (two seats) or Weng-Lin (more) over every rated match
+/// before `end`.
+fn fit_slower_systems(
+    store: &Store,
+    ladder: i64,
+    players: u32,
+    n: usize,
+    end: u32,
+) -> Result<(), Error> {
+    let games: Vec<GameResult> = rated_games_before(store, ladder, end)?
+        .into_iter()
+        .map(|(_, g)| g)
+        .collect();
+    let ratings = store.ratings();
+    match System::ranking(players) {
+        System::BradleyTerry => {
+            let bt = bradley_terry::fit(n, &games, Default::default())?;
+            let rows: Vec<_> = (0..n).map(|i| (i, bt.ratings[i], bt.ci95(i))).collect();
+            ratings.save(ladder, System::BradleyTerry.key(), &rows)?;
+        }
+        _ => {
+            let mut wl = weng_lin::WengLinLadder::new(n, Default::default())?;
+            wl.apply_all(&games)?;
+            let rows: Vec<_> = wl
+                .ratings()
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (i, s.ordinal(), 3.0 * s.sigma))
+                .collect();
+            ratings.save(ladder, System::WengLin.key(), &rows)?;
+        }
+    }
+    Ok(())
 }
 
 /// A ladder's Elo ratings, stored and recomputed from its stored schedule

@@ -26,11 +26,24 @@ pub fn elo_history(
     rated: &[(u32, GameResult)],
     from: u32,
 ) -> Result<EloHistory, RatingError> {
-    let mut elo = EloLadder::new(bots, Default::default())?;
+    let elo = EloLadder::new(bots, Default::default())?;
+    elo_history_from(elo, vec![0; bots], rated, from)
+}
+
+/// [`elo_history`] going on from `elo` (the ratings after the matches
+/// before `rated`'s) and each bot's count of rated matches so far: Elo is
+/// a sequential update, so this gives the same numbers, to the bit, as
+/// applying every match from the start.
+pub fn elo_history_from(
+    mut elo: EloLadder,
+    rated_so_far: Vec<u32>,
+    rated: &[(u32, GameResult)],
+    from: u32,
+) -> Result<EloHistory, RatingError> {
     let mut history = EloHistory {
         ratings: Vec::new(),
         after: Vec::new(),
-        rated: vec![0; bots],
+        rated: rated_so_far,
     };
     for (index, game) in rated {
         elo.apply(game)?;

@@ -34,7 +34,7 @@ pub mod elo;
 pub mod history;
 pub mod weng_lin;
 
-pub use apply::{apply, rated_games_before, recompute, Recomputed};
+pub use apply::{apply, apply_with, rated_games_before, recompute, Fit, Recomputed};
 
 /// A rating system, as a ladder stores its ratings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

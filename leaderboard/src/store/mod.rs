@@ -38,7 +38,8 @@ pub use error::StoreError;
 pub use ladders::{continuous_key, Ladders};
 pub use location::Location;
 pub use queue::{
-    ClaimNext, Claimed, Committed, IntegrityEvent, LadderStatus, Queue, WorkerInfo, MAX_ATTEMPTS,
+    ClaimNext, Claimed, Committed, IntegrityEvent, LadderStatus, Queue, QueueDemand, WorkerInfo,
+    MAX_ATTEMPTS,
 };
 pub use ratings::{rated_seats, RatingRow, Ratings};
 pub use records::{

@@ -55,6 +55,20 @@ impl Ratings<'_> {
         )
     }
 
+    /// Whether a seat of a match at `from` or later has an Elo: the ratings
+    /// were applied past `from` before it was set back there (a verified
+    /// result replaced the one they were applied with).
+    pub fn applied_from(&self, ladder: i64, from: u32) -> Result<bool, StoreError> {
+        Ok(self
+            .conn
+            .query(
+                "SELECT 1 FROM match_seats WHERE ladder_id = $1 AND idx >= $2 AND elo IS NOT NULL LIMIT 1",
+                vals![ladder, from],
+            )?
+            .first()
+            .is_some())
+    }
+
     /// Records that the ratings cover the matches before `end`.
     pub fn set_rated_through(&self, ladder: i64, end: u32) -> Result<(), StoreError> {
         self.conn.write(|db| {

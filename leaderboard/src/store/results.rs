@@ -70,12 +70,23 @@ impl Results<'_> {
     /// index, its seats (ladder positions), their placements and faults. Only those
     /// columns, and without reading the rest of the schedule.
     pub fn rated_before(&self, ladder: i64, end: u32) -> Result<Vec<RatedGame>, StoreError> {
+        self.rated_between(ladder, 0, end)
+    }
+
+    /// [`Results::rated_before`], from index `from` on: what an
+    /// incremental rating reads.
+    pub fn rated_between(
+        &self,
+        ladder: i64,
+        from: u32,
+        end: u32,
+    ) -> Result<Vec<RatedGame>, StoreError> {
         self.conn.rows(
             "SELECT r.idx, m.seats, r.placements, r.faults FROM results r
              JOIN matches m ON m.ladder_id = r.ladder_id AND m.idx = r.idx
-             WHERE r.ladder_id = $1 AND r.idx < $2 AND r.aborted IS NULL
+             WHERE r.ladder_id = $1 AND r.idx >= $2 AND r.idx < $3 AND r.aborted IS NULL
              ORDER BY r.idx",
-            vals![ladder, end],
+            vals![ladder, from, end],
             |r| {
                 Ok(RatedGame {
                     index: r.u32(0)?,

@@ -21,7 +21,7 @@ mod pace;
 mod play;
 
 use crate::error::Error;
-use crate::ratings;
+use crate::ratings::{self, Fit};
 use crate::store::{queue, ClaimNext, Claimed, Committed, MatchResult, Store};
 use batch::{Batch, Finished};
 use known::Known;
@@ -68,9 +68,11 @@ impl WorkerOptions {
         }
     }
 
-    /// How long to wait before looking for work again when there is none.
+    /// How long to wait before looking for work again when there is none:
+    /// short, as a continuous ladder's scheduler tops its queue up as
+    /// results come in, and a worker that slept through that would idle.
     fn poll(&self) -> Duration {
-        (self.lease / 4).clamp(Duration::from_millis(100), Duration::from_secs(2))
+        (self.lease / 4).clamp(Duration::from_millis(50), Duration::from_millis(250))
     }
 }
 
@@ -103,6 +105,19 @@ pub struct Summary {
     pub integrity_events: usize,
     /// Ladders it refused, with the reason.
     pub refused: Vec<(i64, String)>,
+    /// Time its threads spent playing each ladder's matches.
+    pub busy: BTreeMap<i64, Duration>,
+}
+
+impl Summary {
+    /// `ladder 3 12.5 s, ladder 4 12.1 s`: where its time went.
+    pub fn describe_busy(&self) -> String {
+        self.busy
+            .iter()
+            .map(|(ladder, d)| format!("ladder {ladder} {:.1} s", d.as_secs_f64()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 /// Works as a new worker until its ladder is done (or, without one, until
@@ -129,7 +144,7 @@ pub fn work(
         options,
         worker,
         known: Known::default(),
-        turns: Turns::default(),
+        share: FairShare::default(),
         summary: Summary {
             worker,
             ..Summary::default()
@@ -138,6 +153,14 @@ pub fn work(
     let outcome = run.run(&mut on_progress);
     let mut summary = std::mem::take(&mut run.summary);
     summary.refused = std::mem::take(&mut run.known.refused).into_iter().collect();
+    summary.busy = std::mem::take(&mut run.share.spent);
+    if !summary.busy.is_empty() {
+        tracing::info!(
+            worker,
+            "time spent playing: {}",
+            summary.describe_busy()
+        );
+    }
     if let Err(e) = store.queue().stop_worker(worker) {
         tracing::warn!(worker, "could not record the worker's stop: {e}");
     }
@@ -147,37 +170,61 @@ pub fn work(
     outcome.map(|()| summary)
 }
 
-/// The claim policy of a worker of every ladder: each claim starts at the
-/// next ladder with work, so that no ladder's matches wait for another's
-/// to run out.
-#[derive(Default)]
-struct Turns {
+/// The claim policy of a worker of every ladder: each claim goes to the
+/// ladder with work that this worker's threads spent the least time on, so
+/// that every ladder (every game of a server) gets an equal share of the
+/// worker's time: two-second Pirates matches do not starve ten-millisecond
+/// Planet Wars matches, nor the reverse. A ladder that comes with work, or
+/// comes back to it, starts level with the least served of those that kept
+/// theirs, instead of taking every thread until it catches up.
+#[derive(Debug, Default)]
+struct FairShare {
     /// The ladders with work when last asked.
     with_work: Vec<i64>,
-    turn: usize,
+    /// Time spent playing each ladder's matches.
+    spent: BTreeMap<i64, Duration>,
 }
 
-impl Turns {
-    /// The ladders with work now, from the one whose turn it is.
-    fn starting_next(&mut self, store: &Store) -> Result<Vec<i64>, Error> {
-        self.with_work = store.queue().ladders_with_work()?;
-        let mut turned = self.with_work.clone();
-        if !turned.is_empty() {
-            let by = self.turn % turned.len();
-            turned.rotate_left(by);
-            self.turn += 1;
-        }
-        Ok(turned)
+impl FairShare {
+    /// Asks which ladders have work now.
+    fn refresh(&mut self, store: &Store) -> Result<(), Error> {
+        self.level(store.queue().ladders_with_work()?);
+        Ok(())
     }
 
-    /// The ladders with work when last asked, from the one whose turn it
-    /// is; each call moves the turn on.
-    fn next(&mut self) -> impl Iterator<Item = i64> + '_ {
-        (0..self.with_work.len()).map(|_| {
-            let id = self.with_work[self.turn % self.with_work.len()];
-            self.turn += 1;
-            id
-        })
+    /// `now` have work: those that had none when last asked start level
+    /// with the least served of those that kept it (with all of them, when
+    /// none did).
+    fn level(&mut self, now: Vec<i64>) {
+        let spent = |id: &i64| self.spent.get(id).copied().unwrap_or_default();
+        let kept: Vec<i64> = now
+            .iter()
+            .copied()
+            .filter(|id| self.with_work.contains(id))
+            .collect();
+        let floor = match kept.is_empty() {
+            false => kept.iter().map(spent).min(),
+            true => now.iter().map(spent).max(),
+        };
+        if let Some(floor) = floor {
+            for id in now.iter().filter(|id| !kept.contains(id)) {
+                let s = self.spent.entry(*id).or_default();
+                *s = (*s).max(floor);
+            }
+        }
+        self.with_work = now;
+    }
+
+    /// The ladders with work when last asked, the least served first.
+    fn order(&self) -> Vec<i64> {
+        let mut order = self.with_work.clone();
+        order.sort_by_key(|id| (self.spent.get(id).copied().unwrap_or_default(), *id));
+        order
+    }
+
+    /// A thread spent `took` on a match of `ladder`.
+    fn spend(&mut self, ladder: i64, took: Duration) {
+        *self.spent.entry(ladder).or_default() += took;
     }
 }
 
@@ -187,7 +234,7 @@ struct Run<'a> {
     options: &'a WorkerOptions,
     worker: i64,
     known: Known,
-    turns: Turns,
+    share: FairShare,
     summary: Summary,
 }
 
@@ -245,6 +292,7 @@ impl Run<'_> {
                 wait = wait.min(deadline.saturating_duration_since(Instant::now()));
             }
             if let Some(played) = in_play.next(wait) {
+                self.share.spend(played.ladder, played.took);
                 if let Some(finished) = self.finished_match(played)? {
                     batch.push(finished);
                 }
@@ -253,14 +301,18 @@ impl Run<'_> {
                 self.renew(on_progress)?;
                 next_renew = Instant::now() + renew;
             }
-            if pace.due(self.summary.played) {
-                for id in pace.take(self.summary.played, self.done()) {
-                    self.rate(id)?;
+            if let Some(due) = pace.take() {
+                let started = Instant::now();
+                for id in due.ladders {
+                    self.rate(id, due.fit)?;
+                }
+                if due.fit {
+                    pace.fitted(started.elapsed());
                 }
             }
         }
         for id in self.known.ladders.keys().copied().collect::<Vec<_>>() {
-            self.rate(id)?;
+            self.rate(id, true)?;
         }
         Ok(())
     }
@@ -270,11 +322,6 @@ impl Run<'_> {
             .stop
             .as_ref()
             .is_some_and(|s| s.load(Ordering::Relaxed))
-    }
-
-    /// Matches done in this worker's ladders, by any worker.
-    fn done(&self) -> usize {
-        self.known.ladders.values().map(|l| l.progress.done).sum()
     }
 
     /// The heartbeat: the worker's leases run for another lease, and the
@@ -294,9 +341,10 @@ impl Run<'_> {
     /// run now and then over ranges of the ladder, so they are planned for
     /// the values at hand, unlike the worker's own (see
     /// [`Store::plan_statements_once`]).
-    fn rate(&mut self, id: i64) -> Result<(), Error> {
+    fn rate(&mut self, id: i64, fit: bool) -> Result<(), Error> {
         self.store.plan_statements_once(false)?;
-        ratings::apply(self.store, id)?;
+        let fit = if fit { Fit::Now } else { Fit::Later };
+        ratings::apply_with(self.store, id, fit)?;
         self.store.plan_statements_once(true)?;
         Ok(())
     }
@@ -330,7 +378,10 @@ impl Run<'_> {
     fn claim_once(&mut self, n: usize) -> Result<Vec<Job>, Error> {
         let candidates = match self.options.ladder {
             Some(id) => vec![id],
-            None => self.turns.starting_next(self.store)?,
+            None => {
+                self.share.refresh(self.store)?;
+                self.share.order()
+            }
         };
         let mut jobs = Vec::new();
         for id in candidates {
@@ -355,11 +406,11 @@ impl Run<'_> {
         self.known.job(self.store, self.sandbox, claimed)
     }
 
-    /// The ladder whose turn it is to be claimed from, among those that
-    /// had work when last asked and that this worker can play.
+    /// The least served ladder to claim from, among those that had work
+    /// when last asked and that this worker can play.
     fn next_ladder(&mut self) -> Result<Option<i64>, Error> {
-        let (turns, known, store) = (&mut self.turns, &mut self.known, self.store);
-        for id in turns.next() {
+        let (order, known, store) = (self.share.order(), &mut self.known, self.store);
+        for id in order {
             if known.ladder(store, id)?.is_some() {
                 return Ok(Some(id));
             }
@@ -469,5 +520,35 @@ impl Run<'_> {
                 tracing::warn!(ladder, index, "{verdict}");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_least_served_ladder_goes_first_and_newcomers_start_level() {
+        let ms = Duration::from_millis;
+        let mut share = FairShare::default();
+        share.level(vec![1, 2]);
+        assert_eq!(share.order(), [1, 2], "level at the start: by id");
+        share.spend(1, ms(2000));
+        share.spend(2, ms(10));
+        assert_eq!(share.order(), [2, 1], "a long match puts its ladder behind");
+        for _ in 0..250 {
+            share.spend(2, ms(10));
+        }
+        assert_eq!(share.order(), [1, 2], "enough short matches pass it");
+        // Ladder 3 arrives: level with the least served that kept work (1,
+        // at 2 s), not at zero, which would give it every thread.
+        share.level(vec![1, 2, 3]);
+        assert_eq!(share.spent[&3], ms(2000));
+        // Ladder 2 had no work for a while, and comes back.
+        share.level(vec![1, 3]);
+        share.spend(1, ms(5000));
+        share.spend(3, ms(5000));
+        share.level(vec![1, 2, 3]);
+        assert_eq!(share.spent[&2], ms(7000), "back level with the others");
     }
 }

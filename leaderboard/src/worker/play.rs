@@ -28,6 +28,10 @@ pub(super) struct Played {
     /// worker's other leases when the worker stops, without spending an
     /// attempt.
     pub(super) outcome: Option<Result<(MatchResult, Vec<u8>), Error>>,
+    /// How long its thread spent on it: what the worker's share of time
+    /// between ladders counts ([`super::FairShare`]); it never reaches a
+    /// match.
+    pub(super) took: Duration,
 }
 
 /// The matches a worker has in play: a rayon pool of its threads, the
@@ -64,10 +68,13 @@ impl InPlay {
         let stop = self.stop.clone();
         self.count += 1;
         self.pool.spawn(move || {
+            let started = std::time::Instant::now();
+            let outcome = play(&job, stop.as_deref());
             let played = Played {
                 ladder: job.claimed.ladder,
                 index: job.claimed.index,
-                outcome: play(&job, stop.as_deref()),
+                outcome,
+                took: started.elapsed(),
             };
             // The receiver only goes away when the worker stops.
             let _ = tx.send(played);

@@ -25,7 +25,7 @@ mod workers;
 
 pub use claims::{ClaimNext, Claimed};
 pub use commits::{replay_sha256_of_gz, Committed};
-pub use status::{IntegrityEvent, LadderStatus};
+pub use status::{IntegrityEvent, LadderStatus, QueueDemand};
 pub use workers::WorkerInfo;
 
 use super::conn::Conn;

@@ -7,6 +7,19 @@ use super::Queue;
 use crate::store::db::vals;
 use crate::store::error::StoreError;
 use serde::{Deserialize, Serialize};
+use std::time::Duration;
+
+/// A ladder's queue as its scheduler sees it ([`Queue::demand`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct QueueDemand {
+    /// Matches left to play or verify, leased or not.
+    pub waiting: u32,
+    /// Threads of the live workers that may play the ladder.
+    pub live_threads: u32,
+    pub finished_recently: u32,
+    pub finished_last_minute: u32,
+    pub finished_last_hour: u32,
+}
 
 /// A result that arrived twice with different replays.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -82,6 +95,38 @@ impl Queue<'_> {
                 |r| r.u32(0),
             )?[0]),
         }
+    }
+
+    /// What the scheduler of a continuous ladder needs to know: the
+    /// matches left to play, the threads of the live workers that may play
+    /// them (workers of this ladder or of any), and the matches finished
+    /// within the last `recent` and the last `minute` and `hour`, by the
+    /// database's clock (the finished ones read through `matches_finished`).
+    pub fn demand(&self, ladder: i64, recent: Duration) -> Result<QueueDemand, StoreError> {
+        let rows = self.conn.query(
+            "SELECT
+               (SELECT count(*) FROM matches WHERE ladder_id = $1 AND (done = 0 OR verify = 1)),
+               (SELECT CAST(coalesce(sum(threads), 0) AS BIGINT) FROM workers
+                 WHERE stopped = 0 AND last_seen + lease_ms >= {now}
+                   AND (ladder_id IS NULL OR ladder_id = $1)),
+               (SELECT count(*) FROM matches WHERE ladder_id = $1 AND finished_at >= {now} - $2),
+               (SELECT count(*) FROM matches WHERE ladder_id = $1 AND finished_at >= {now} - 60000),
+               (SELECT count(*) FROM matches WHERE ladder_id = $1 AND finished_at >= {now} - 3600000)",
+            vals![ladder, super::ms(recent)],
+        )?;
+        let r = &rows[0];
+        let int = |i| {
+            r.i64(i)
+                .map(|v| v.clamp(0, u32::MAX as i64) as u32)
+                .map_err(|e| self.conn.err(e))
+        };
+        Ok(QueueDemand {
+            waiting: int(0)?,
+            live_threads: int(1)?,
+            finished_recently: int(2)?,
+            finished_last_minute: int(3)?,
+            finished_last_hour: int(4)?,
+        })
     }
 
     /// Matches of the ladder left to play or verify, leased or not.

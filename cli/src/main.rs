@@ -136,6 +136,17 @@ enum Command {
         game_config: Vec<(String, serde_json::Value)>,
         #[command(flatten)]
         limits: ServeLimits,
+        #[command(flatten)]
+        scheduling: ServeScheduling,
+    },
+    /// Retire a bot of the server's house, or one the operator stored
+    /// (`ludus submit --db`): it is scheduled no more, and its matches and
+    /// ratings stay. A bot an account uploaded is its owner's to retire.
+    Retire {
+        /// The bot's name.
+        name: String,
+        #[command(flatten)]
+        db: DbArg,
     },
     /// Accounts of the server.
     User {
@@ -388,6 +399,34 @@ pub(crate) struct ServeLimits {
     pub(crate) trusted_proxy: Vec<ipnet::IpNet>,
 }
 
+/// What `ludus serve` plays, and how much of it (`docs/server.md`).
+#[derive(Args)]
+pub(crate) struct ServeScheduling {
+    /// A folder of bots (`.wasm`) stored under the `house` account for
+    /// every game each one plays (its validation match tells which), so
+    /// that every game has opponents from the start, e.g.
+    /// target/bots/examples.
+    #[arg(long, value_name = "DIR", value_parser = parse_folder)]
+    pub(crate) house: Option<PathBuf>,
+    /// Matches scheduled per hour for each game, at most (spread over the
+    /// hour: a minute gets a sixtieth of it); without it the workers are
+    /// kept busy. A new version's placement series is played regardless.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) max_matches_per_hour: Option<u32>,
+}
+
+/// A folder that exists.
+fn parse_folder(s: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(s);
+    if path.is_dir() {
+        Ok(path)
+    } else {
+        Err(format!(
+            "`{s}` is not a folder; give the folder that holds the bots' .wasm files"
+        ))
+    }
+}
+
 /// An address or a CIDR block.
 fn parse_cidr(s: &str) -> Result<ipnet::IpNet, String> {
     s.parse::<ipnet::IpNet>()
@@ -524,7 +563,17 @@ fn main() {
             rate_limit,
             game_config,
             limits,
-        } => serve::serve(&db.db, listen, workers, rate_limit, game_config, limits),
+            scheduling,
+        } => serve::serve(
+            &db.db,
+            listen,
+            workers,
+            rate_limit,
+            game_config,
+            limits,
+            scheduling,
+        ),
+        Command::Retire { name, db } => serve::retire(&name, &db.db),
         Command::User {
             command: UserCommand::Add { name, db },
         } => serve::user_add(&name, &db.db),

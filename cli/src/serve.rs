@@ -1,7 +1,8 @@
-//! The server's commands: `serve`, `user add`, `submit --server` (through
-//! the server's API client) and `ladder recompute`.
+//! The server's commands: `serve`, `user add`, `retire`, `submit --server`
+//! (through the server's API client) and `ladder recompute`.
 
 use anyhow::{bail, Context, Result};
+use ludus_leaderboard::house::{self, Retired};
 use ludus_leaderboard::ratings;
 use ludus_leaderboard::store::{Location, Store};
 use ludus_server::client::{self, ClientError};
@@ -17,6 +18,7 @@ pub fn serve(
     rate_limit: u32,
     game_configs: Vec<(String, serde_json::Value)>,
     limits: crate::ServeLimits,
+    scheduling: crate::ServeScheduling,
 ) -> Result<()> {
     let mut config = ServerConfig::new(db.clone());
     config.listen = listen;
@@ -32,6 +34,8 @@ pub fn serve(
     config.request_timeout = limits.request_timeout;
     config.uploads_at_once = limits.uploads_at_once;
     config.trusted_proxies = limits.trusted_proxy;
+    config.house = scheduling.house;
+    config.continuous.max_per_hour = scheduling.max_matches_per_hour;
     ludus_server::run(config)
 }
 
@@ -45,6 +49,23 @@ pub fn user_add(name: &str, db: &Location) -> Result<()> {
         }
         None => bail!("{db} already has an account named {name}; choose another name"),
     }
+}
+
+/// Retires a house bot, or a bot the operator stored, for the operator
+/// ([`house::retire`]).
+pub fn retire(name: &str, db: &Location) -> Result<()> {
+    let store = Store::connect_existing(db)?;
+    match house::retire(&store, name)? {
+        Retired::House => println!(
+            "retired the house bot {name}: it is scheduled no more; its matches and ratings stay"
+        ),
+        Retired::Adopted => println!(
+            "retired {name}, which the operator stored: the house account owns it now; \
+             it is scheduled no more, and its matches and ratings stay"
+        ),
+        Retired::Already => println!("{name} was retired already"),
+    }
+    Ok(())
 }
 
 /// Uploads the bot to a server; its answer, or its error message, is printed.

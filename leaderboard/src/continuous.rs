@@ -3,10 +3,12 @@
 //! the whole field; afterwards each new match starts from the bot with the
 //! fewest matches scheduled (so no bot starves) and seats it with bots of
 //! close rating (so the top bots keep meeting), chosen with a random stream
-//! seeded from the ladder's seed and the match's index. Every match is
-//! appended to the stored schedule, with its seed, before anyone plays it,
-//! and ratings apply in schedule order ([`crate::ratings::apply`]):
-//! the ladder re-runs and recomputes from the database alone.
+//! seeded from the ladder's seed and the match's index. A game with fewer
+//! bots than seats, a house bot among them, fills its tables with copies of
+//! house bots ([`bots_needed`]). Every match is appended to the stored
+//! schedule, with its seed, before anyone plays it, and ratings apply in
+//! schedule order ([`crate::ratings::apply`]): the ladder re-runs and
+//! recomputes from the database alone.
 //!
 //! How many matches wait follows the workers ([`Demand`]): enough for
 //! every live worker thread to find its next match, and for two seconds
@@ -158,11 +160,48 @@ pub struct Entrant {
     pub rating: f64,
     /// Matches scheduled for it so far.
     pub scheduled: u32,
+    /// A house bot: it may take several seats of a table that too few bots
+    /// would leave empty ([`draw`], [`placement`]).
+    pub house: bool,
+}
+
+/// How many more bots a game of tables of `players` seats needs before its
+/// matches start, with `bots` of them, `house` of which are house bots:
+/// a table needs `players` different bots, or, with a house bot, two (the
+/// house bots' copies fill the other seats).
+pub fn bots_needed(players: usize, bots: usize, house: usize) -> usize {
+    let least = if house > 0 { players.min(2) } else { players };
+    least.saturating_sub(bots)
+}
+
+/// The house bots of `pool`, in its order: which copies fill a table.
+fn house_of(pool: &[Entrant]) -> Vec<usize> {
+    pool.iter()
+        .filter(|e| e.house)
+        .map(|e| e.position)
+        .collect()
+}
+
+/// Whether too few bots for a table of `players` fill it with copies of
+/// house bots: fewer than `players` of them, at least two, one a house bot.
+fn filled_with_copies(pool: &[Entrant], players: usize) -> bool {
+    pool.len() < players && bots_needed(players, pool.len(), house_of(pool).len()) == 0
+}
+
+/// Fisher–Yates over the seats of `table` with `rng`.
+fn shuffle(table: &mut [usize], rng: &mut impl RngCore) {
+    for i in (1..table.len()).rev() {
+        let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+        table.swap(i, j);
+    }
 }
 
 /// The placement series of `new`: tables of `players` seats against
 /// opponents spread evenly over `field` (sorted by rating, best first),
-/// each table in every seat rotation.
+/// each table in every seat rotation. With fewer bots than seats, at least
+/// two and a house bot among them, every bot sits at each table and the
+/// house bots' copies fill the other seats, a table for each house bot to
+/// start the copies from (`opponents` tables at most).
 pub fn placement(
     new: usize,
     field: &[Entrant],
@@ -176,7 +215,23 @@ pub fn placement(
         .collect();
     let need = players - 1;
     if others.len() < need {
-        return Vec::new();
+        if !field.iter().any(|e| e.position == new) || !filled_with_copies(field, players) {
+            return Vec::new();
+        }
+        let house = house_of(field);
+        let copies = players - 1 - others.len();
+        let mut out = Vec::new();
+        for t in 0..opponents.min(house.len()).max(1) {
+            let mut table = vec![new];
+            table.extend(&others);
+            table.extend((0..copies).map(|k| house[(t + k) % house.len()]));
+            for rotation in 0..players {
+                let mut seated = table.clone();
+                seated.rotate_left(rotation);
+                out.push(seated);
+            }
+        }
+        return out;
     }
     let tables = opponents.min(others.len()).max(1);
     let mut out = Vec::new();
@@ -197,11 +252,24 @@ pub fn placement(
 /// One table drawn from `pool` with the random stream of `seed`: the bot
 /// with the fewest scheduled matches (ties drawn), with `players - 1` of its
 /// `neighbours + players - 2` closest in rating, in a drawn seat order.
+/// With fewer bots than seats, at least two and a house bot among them,
+/// every bot sits and the other seats go to copies of house bots, drawn
+/// from the same stream; a bot that is not the house's never takes two
+/// seats.
 pub fn draw(pool: &[Entrant], players: usize, neighbours: usize, seed: u64) -> Option<Vec<usize>> {
-    if pool.len() < players {
-        return None;
-    }
     let mut rng = stream(seed, "continuous pairing");
+    if pool.len() < players {
+        if !filled_with_copies(pool, players) {
+            return None;
+        }
+        let house = house_of(pool);
+        let mut table: Vec<usize> = pool.iter().map(|e| e.position).collect();
+        while table.len() < players {
+            table.push(house[(rng.next_u64() % house.len() as u64) as usize]);
+        }
+        shuffle(&mut table, &mut rng);
+        return Some(table);
+    }
     let fewest = pool.iter().map(|e| e.scheduled).min()?;
     let starving: Vec<&Entrant> = pool.iter().filter(|e| e.scheduled == fewest).collect();
     let first = *starving[(rng.next_u64() % starving.len() as u64) as usize];
@@ -221,11 +289,7 @@ pub fn draw(pool: &[Entrant], players: usize, neighbours: usize, seed: u64) -> O
         let i = (rng.next_u64() % others.len() as u64) as usize;
         table.push(others.remove(i).position);
     }
-    // Fisher–Yates over the seats.
-    for i in (1..table.len()).rev() {
-        let j = (rng.next_u64() % (i as u64 + 1)) as usize;
-        table.swap(i, j);
-    }
+    shuffle(&mut table, &mut rng);
     Some(table)
 }
 
@@ -285,9 +349,11 @@ pub fn top_up(
         .into_iter()
         .filter(|b| !retired.contains(&b.name))
         .collect();
+    let house = crate::house::bots(store)?;
     let players = game.fewest_seats();
     let mut done = TopUp::default();
-    if latest.len() < players {
+    let house_bots = latest.iter().filter(|b| house.contains(&b.name)).count();
+    if bots_needed(players, latest.len(), house_bots) > 0 {
         return Ok(done);
     }
     let limits = serde_json::to_value(&config.limits).expect("limits serialise");
@@ -308,7 +374,7 @@ pub fn top_up(
         if position >= before {
             done.joined.push(format!("{} v{}", b.name, b.version));
         }
-        active.push(position);
+        active.push((position, house.contains(&b.name)));
     }
     // Counts kept with the schedule: no read of the whole schedule per top-up.
     let scheduled_counts = store.ladders().scheduled_counts(ladder)?;
@@ -316,13 +382,14 @@ pub fn top_up(
     let initial = EloConfig::default().initial;
     let mut pool: Vec<Entrant> = active
         .iter()
-        .map(|&position| Entrant {
+        .map(|&(position, house)| Entrant {
             position,
             rating: ratings
                 .iter()
                 .find(|r| r.0 == position)
                 .map_or(initial, |r| r.1),
             scheduled: scheduled_counts.get(position).copied().unwrap_or(0),
+            house,
         })
         .collect();
     pool.sort_by(|a, b| {
@@ -332,13 +399,15 @@ pub fn top_up(
     });
     let mut next = store.ladders().schedule_len(ladder)?;
     let mut new = Vec::new();
-    for &position in active.iter().filter(|&&p| p >= before) {
+    for &(position, _) in active.iter().filter(|&&(p, _)| p >= before) {
         for seats in placement(position, &pool, players, config.placement) {
             new.push(scheduled(next, seats, config.seed, game));
             next += 1;
         }
     }
-    let queue = store.queue().demand(ladder, PACE_WINDOW)?;
+    let mut queue = store.queue().demand(ladder, PACE_WINDOW)?;
+    // The placement series just drawn wait too, and count in the budget.
+    queue.waiting += new.len() as u32;
     let routine = demand(&queue, config).wanted;
     for _ in 0..routine {
         let pick_seed = derive_seed(config.seed, &format!("pairing/{next}"));
@@ -369,8 +438,27 @@ mod tests {
                 position,
                 rating,
                 scheduled,
+                house: false,
             })
             .collect()
+    }
+
+    /// `users` bots and then `house` house bots, all at the same rating.
+    fn with_house(users: usize, house: usize) -> Vec<Entrant> {
+        let mut p = pool(&vec![1500.0; users + house], &vec![0; users + house]);
+        for e in &mut p[users..] {
+            e.house = true;
+        }
+        p
+    }
+
+    /// How many seats each position takes at `table`.
+    fn seats_of(table: &[usize]) -> std::collections::BTreeMap<usize, usize> {
+        let mut seats = std::collections::BTreeMap::new();
+        for &p in table {
+            *seats.entry(p).or_default() += 1;
+        }
+        seats
     }
 
     fn queue(waiting: u32, live_threads: u32, recently: u32) -> QueueDemand {
@@ -407,7 +495,11 @@ mod tests {
         let mut q = queue(0, 8, 0);
         q.finished_last_minute = 2;
         q.finished_last_hour = 2;
-        assert_eq!(demand(&q, &config).wanted, 0, "this minute's share is spent");
+        assert_eq!(
+            demand(&q, &config).wanted,
+            0,
+            "this minute's share is spent"
+        );
         q.finished_last_minute = 0;
         q.finished_last_hour = 120;
         assert_eq!(demand(&q, &config).wanted, 0, "this hour's budget is spent");
@@ -483,5 +575,86 @@ mod tests {
                 "the new bot in seat {seat}"
             );
         }
+    }
+
+    #[test]
+    fn a_house_bot_fills_the_seats_too_few_bots_leave_empty() {
+        // Two user bots and a house bot at tables of four: the house bot twice.
+        let p = with_house(2, 1);
+        let mut orders = std::collections::BTreeSet::new();
+        for seed in 0..50 {
+            let t = draw(&p, 4, 3, seed).unwrap();
+            assert_eq!(seats_of(&t), [(0, 1), (1, 1), (2, 2)].into(), "seed {seed}");
+            orders.insert(t);
+        }
+        assert!(orders.len() > 1, "the seat order is drawn: {orders:?}");
+        // One user bot and a house bot: the house bot in three seats.
+        let t = draw(&with_house(1, 1), 4, 3, 7).unwrap();
+        assert_eq!(seats_of(&t), [(0, 1), (1, 3)].into());
+        // Two house bots and a user bot: the copies are drawn among the
+        // house bots; the user bot never takes two seats.
+        let p = with_house(1, 2);
+        let mut copied = std::collections::BTreeSet::new();
+        for seed in 0..50 {
+            let t = draw(&p, 4, 3, seed).unwrap();
+            let seats = seats_of(&t);
+            assert_eq!((t.len(), seats[&0], seats.len()), (4, 1, 3), "{t:?}");
+            copied.extend(seats.iter().filter(|s| *s.1 == 2).map(|s| *s.0));
+        }
+        assert_eq!(copied, [1, 2].into(), "either house bot is copied");
+        assert_eq!(
+            draw(&p, 4, 3, 5),
+            draw(&p, 4, 3, 5),
+            "a function of its seed"
+        );
+    }
+
+    #[test]
+    fn without_a_house_bot_or_a_second_bot_no_table_is_filled() {
+        assert_eq!(draw(&pool(&[1500.0; 3], &[0; 3]), 4, 3, 0), None);
+        assert_eq!(draw(&with_house(0, 1), 4, 3, 0), None, "a bot alone");
+        assert_eq!(
+            placement(0, &with_house(0, 1), 4, 4),
+            Vec::<Vec<usize>>::new()
+        );
+        assert!(placement(0, &pool(&[1500.0; 3], &[0; 3]), 4, 4).is_empty());
+        assert_eq!(bots_needed(4, 1, 0), 3);
+        assert_eq!(bots_needed(4, 3, 0), 1);
+        assert_eq!(bots_needed(4, 1, 1), 1, "a house bot needs a second bot");
+        assert_eq!(bots_needed(4, 2, 1), 0);
+        assert_eq!(bots_needed(2, 1, 1), 1);
+        assert_eq!(bots_needed(2, 2, 0), 0);
+    }
+
+    #[test]
+    fn placement_with_copies_seats_every_bot_in_every_seat() {
+        // A user bot joins another and a house bot: one table, four rotations.
+        let p = with_house(2, 1);
+        let series = placement(1, &p, 4, 4);
+        assert_eq!(series.len(), 4, "{series:?}");
+        for t in &series {
+            assert_eq!(seats_of(t), [(0, 1), (1, 1), (2, 2)].into(), "{t:?}");
+        }
+        for seat in 0..4 {
+            assert!(
+                series.iter().any(|t| t[seat] == 1),
+                "the new bot in seat {seat}"
+            );
+        }
+        // The house bot joins a lone user bot: it takes three seats.
+        let series = placement(1, &with_house(1, 1), 4, 4);
+        assert_eq!(series.len(), 4);
+        assert!(series
+            .iter()
+            .all(|t| seats_of(t) == [(0, 1), (1, 3)].into()));
+        // Two house bots: a table starting the copies from each.
+        let series = placement(0, &with_house(1, 2), 4, 4);
+        assert_eq!(series.len(), 2 * 4);
+        let copied: std::collections::BTreeSet<usize> = series
+            .iter()
+            .flat_map(|t| seats_of(t).into_iter().filter(|s| s.1 == 2).map(|s| s.0))
+            .collect();
+        assert_eq!(copied, [1, 2].into());
+        assert!(series.iter().all(|t| seats_of(t)[&0] == 1));
     }
 }

@@ -52,6 +52,20 @@ pub enum Error {
     Stopped { ladder: i64, done: u32, total: u32 },
     #[error("{differ} stored ratings of ladder {ladder} differ from the recomputed ones")]
     RatingsDiffer { ladder: i64, differ: usize },
+    #[error("cannot read the house's folder {}: {reason}", path.display())]
+    HouseFolder {
+        path: std::path::PathBuf,
+        reason: String,
+    },
+    #[error("cannot read the house bot {}: {reason}", path.display())]
+    HouseFile {
+        path: std::path::PathBuf,
+        reason: String,
+    },
+    #[error("{db} has an account named `{name}` that someone can sign in to; the house's bots need an account of that name that nobody can sign in to: rename that account, or serve another database")]
+    HouseTaken { db: String, name: String },
+    #[error("the bot `{bot}` belongs to {owner}; only its owner retires it (with their token: POST /api/bots/{bot}/retire)")]
+    NotTheHouse { bot: String, owner: String },
     #[error("bot `{name}` plays no match of ladder {ladder}; its bots are {bots}")]
     NotInLadder {
         ladder: i64,

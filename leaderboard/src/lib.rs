@@ -10,7 +10,8 @@
 //! other processes and machines; [`ratings::apply`] and
 //! [`ratings::recompute`] rate a ladder in schedule order; [`report`]
 //! builds the one leaderboard every table shows; [`continuous::top_up`]
-//! keeps a server's ladders going; [`lookup`] finds what re-running a
+//! keeps a server's ladders going; [`house::stock`] gives every game of a
+//! server opponents from the start; [`lookup`] finds what re-running a
 //! recorded match needs.
 //!
 //! [`ratings`] (Elo, Bradley–Terry, Weng–Lin) and [`sprt`] are pure and
@@ -21,6 +22,7 @@
 pub mod clock;
 pub mod continuous;
 mod error;
+pub mod house;
 pub mod ladder;
 pub mod lookup;
 pub mod matchup;

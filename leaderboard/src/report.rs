@@ -25,6 +25,10 @@ pub struct Row {
     /// The account that owns the bot (on a server).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,
+    /// A bot of the server's house account, there so that every game has
+    /// opponents (on a server; left out when false).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub house: bool,
     /// The ranking rating ([`Leaderboard::rating_system`]): Bradley–Terry
     /// (Elo scale, mean 0) for two seats, Weng–Lin μ − 3σ for more.
     pub rating: f64,
@@ -151,6 +155,36 @@ pub fn empty(game: &str) -> Leaderboard {
     }
 }
 
+/// The leaderboard of a game whose ladder does not exist yet (it has too
+/// few bots to start): the latest version of each of its bots not retired,
+/// unrated, by name.
+pub fn waiting(store: &Store, game: &str) -> Result<Leaderboard, Error> {
+    let mut board = empty(game);
+    let retired = store.accounts().retired()?;
+    let house = crate::house::bots(store)?;
+    let initial = EloConfig::default().initial;
+    for b in store.bots().latest(game)? {
+        if retired.contains(&b.name) {
+            continue;
+        }
+        board.rows.push(Row {
+            rank: 0,
+            owner: store.accounts().ownership(&b.name)?.map(|o| o.owner),
+            house: house.contains(&b.name),
+            bot: b.name,
+            version: b.version,
+            sha256: b.sha256,
+            rating: 0.0,
+            interval: 0.0,
+            elo: initial,
+            games: 0,
+            results: None,
+        });
+    }
+    rank(&mut board.rows);
+    Ok(board)
+}
+
 /// The ladder's bots ranked by its stored ratings, with their counts of
 /// rated matches: read from the ratings and the ladder's bots alone,
 /// whatever the length of its schedule. `played` is left at 0: only
@@ -163,6 +197,10 @@ pub fn standings(store: &Store, id: i64, listed: Listed) -> Result<Leaderboard, 
     let games = store.ratings().rated_counts(id)?;
     let keep = current_versions(store, &record, listed)?;
     let initial = EloConfig::default().initial;
+    let house = match listed {
+        Listed::All => Default::default(),
+        Listed::Current => crate::house::bots(store)?,
+    };
     let mut rows = Vec::new();
     for (position, b) in record.bots.iter().enumerate() {
         if !keep.contains(&position) {
@@ -170,15 +208,17 @@ pub fn standings(store: &Store, id: i64, listed: Listed) -> Result<Leaderboard, 
         }
         let rated =
             |rows: &[crate::store::RatingRow]| rows.iter().find(|r| r.0 == position).copied();
+        let owner = match listed {
+            Listed::All => None,
+            Listed::Current => store.accounts().ownership(&b.name)?.map(|o| o.owner),
+        };
         rows.push(Row {
             rank: 0,
             bot: b.name.clone(),
             version: b.version,
             sha256: b.sha256.clone(),
-            owner: match listed {
-                Listed::All => None,
-                Listed::Current => store.accounts().ownership(&b.name)?.map(|o| o.owner),
-            },
+            house: house.contains(&b.name),
+            owner,
             rating: rated(&ranking).map_or(0.0, |r| r.1),
             interval: rated(&ranking).map_or(0.0, |r| r.2),
             elo: rated(&elo).map_or(initial, |r| r.1),

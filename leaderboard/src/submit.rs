@@ -8,6 +8,24 @@ use crate::store::{Store, StoreError, Submitted};
 use ludus_host::check::{self, CheckError, CheckReport};
 use ludus_host::{Limits, LoadError, Sandbox};
 
+/// The most a bot or account name may have, in characters.
+pub const NAME_LIMIT: usize = 64;
+
+/// The name policy of a server's bots and accounts, in one line, as
+/// refusals say it.
+pub const NAME_RULE: &str =
+    "a name is 1 to 64 characters: letters a-z and A-Z, digits, `-`, `_` and \
+     `.`, beginning with a letter or a digit; names that differ only in case are the same name";
+
+/// Whether `name` follows [`NAME_RULE`]: plain ASCII, so that two names
+/// cannot look alike in another script.
+pub fn is_valid_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphanumeric())
+        && name.len() <= NAME_LIMIT
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
 /// A bot that passed its validation for a game, ready to be stored: the
 /// only way to put a bot in the store through this module.
 #[derive(Debug, Clone)]

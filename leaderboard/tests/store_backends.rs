@@ -105,6 +105,7 @@ on_both!(
     a_bots_matches_are_found_through_the_bot_index_with_its_elo_after_each,
     a_database_from_before_the_bot_index_gets_it_when_opened,
     a_database_of_schema_5_or_6_opens_with_its_bot_index_and_gets_its_seats_outcomes,
+    the_house_account_is_found_in_any_case_owns_its_names_and_adopts_the_operators,
 );
 
 /// A replay is gzip already: PostgreSQL stores it as it is, out of line,
@@ -253,6 +254,36 @@ fn submitting_identical_bytes_is_a_no_op_and_new_bytes_a_new_version(db: Db) {
         store.bots().get("nobody", None),
         Err(StoreError::UnknownBot(_))
     ));
+}
+
+fn the_house_account_is_found_in_any_case_owns_its_names_and_adopts_the_operators(db: Db) {
+    use ludus_leaderboard::house;
+    use ludus_leaderboard::store::Claim;
+    let store = db.store();
+    let id = house::account(&store).unwrap();
+    assert_eq!(house::account(&store).unwrap(), id);
+    assert_eq!(store.accounts().named("HoUsE").unwrap().unwrap().id, id);
+    assert!(store.accounts().named("nobody").unwrap().is_none());
+    let wasm = b"\0asm\x01\0\0\0".as_slice();
+    assert_eq!(
+        store.accounts().take_bot_name("mine", id).unwrap(),
+        Claim::Taken
+    );
+    for name in ["mine", "operators"] {
+        store
+            .bots()
+            .submit(name, "planet-wars", wasm, &sha(wasm), NOW)
+            .unwrap();
+    }
+    assert!(!store.accounts().adopt("mine", id).unwrap());
+    assert!(!store.accounts().adopt("OPERATORS", id).unwrap());
+    assert!(!store.accounts().adopt("nobody", id).unwrap());
+    assert!(store.accounts().adopt("operators", id).unwrap());
+    assert_eq!(
+        house::bots(&store).unwrap().into_iter().collect::<Vec<_>>(),
+        ["mine", "operators"]
+    );
+    assert_eq!(store.accounts().owned_by(id + 1).unwrap().len(), 0);
 }
 
 fn a_bot_is_fetched_by_sha256_and_refused_when_its_bytes_do_not_hash_to_it(db: Db) {

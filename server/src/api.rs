@@ -236,11 +236,11 @@ pub async fn retire(
     Account(account): Account,
     Path(name): Path<String>,
 ) -> Result<Json<BotView>, ApiError> {
-    Ok(Json(
-        state
-            .with_store(move |s| commands::retire(s, &account, &name))
-            .await?,
-    ))
+    let retired = state
+        .with_store(move |s| commands::retire(s, &account, &name))
+        .await?;
+    state.wake_scheduler();
+    Ok(Json(retired))
 }
 
 /// A played match: its seats, result and seed.

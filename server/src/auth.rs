@@ -31,6 +31,11 @@ pub fn add_user(store: &Store, name: &str) -> anyhow::Result<Option<String>> {
             crate::uploads::NAME_RULE
         );
     }
+    if name.eq_ignore_ascii_case(ludus_leaderboard::house::HOUSE) {
+        anyhow::bail!(
+            "`{name}` is the name of the server's own account, which holds its house bots; choose another name"
+        );
+    }
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes).map_err(|e| anyhow::anyhow!("no randomness for a token: {e}"))?;
     let secret = hex::encode(bytes);

@@ -54,6 +54,9 @@ pub async fn upload(
         let accepted = admitted.store(&s, &clock::now_rfc3339())?;
         let b = accepted.stored.bot;
         tracing::info!(bot = %b.name, version = b.version, account = %account.name, "bot uploaded");
+        if accepted.stored.new_version {
+            st.wake_scheduler();
+        }
         Ok(Uploaded {
             name: b.name,
             version: b.version,

@@ -202,4 +202,7 @@ pub struct LeaderboardPage {
     pub per_page: u32,
     /// Rows on every page together.
     pub total: u32,
+    /// How many more bots the game needs before its matches start (a
+    /// match seats `players`); 0 once it has enough.
+    pub needs: u32,
 }

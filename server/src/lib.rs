@@ -12,7 +12,9 @@
 //! the rules of [`uploads`]); [`dto`] holds the API's types, [`templates`]
 //! the pages' markup, [`error`] the one error shape. [`scheduler`] runs
 //! beside the routes: it tops up the ladders and runs the in-process
-//! worker. [`client`] is the API's client, for `ludus submit --server`.
+//! worker. With `--house DIR`, the server stocks the house's bots
+//! ([`ludus_leaderboard::house`]) as it starts, beside the routes. [`client`]
+//! is the API's client, for `ludus submit --server`.
 //!
 //! The store is synchronous (rusqlite, the blocking PostgreSQL client): every
 //! use of it runs on tokio's blocking threads, never on a request thread.
@@ -68,6 +70,9 @@ pub async fn serve(config: ServerConfig) -> anyhow::Result<()> {
     // The one line scripts wait for.
     println!("ludus serve: listening on http://{local}");
     let background = scheduler::start(state.clone());
+    if let Some(dir) = state.config().house.clone() {
+        tokio::spawn(stock_house(state.clone(), dir));
+    }
     let forget = tokio::spawn(forget_idle_clients(state.clone()));
     listen::serve(
         listener,
@@ -84,6 +89,49 @@ pub async fn serve(config: ServerConfig) -> anyhow::Result<()> {
     // clean stop into a panic.
     let _ = writeln!(std::io::stdout(), "ludus serve: stopped");
     Ok(())
+}
+
+/// Stocks the house with the bots of `dir` ([`ludus_leaderboard::house`])
+/// on a blocking thread with a store connection of its own, so that the
+/// validation matches hold up no request; then wakes the scheduler. A
+/// failure is logged: the server serves on without the house's new bots.
+async fn stock_house(state: AppState, dir: std::path::PathBuf) {
+    let st = state.clone();
+    let folder = dir.display().to_string();
+    let stocked = tokio::task::spawn_blocking(move || {
+        let store = ludus_leaderboard::store::Store::connect(&st.config().db)?;
+        let limits = &st.config().continuous.limits;
+        ludus_leaderboard::house::stock(&store, st.sandbox(), &dir, limits, st.stopping())
+    })
+    .await;
+    match stocked {
+        Ok(Ok(stock)) if stock.stopped => tracing::info!("house: stopped before stocking"),
+        Ok(Ok(stock)) => {
+            tracing::info!(
+                files = stock.files,
+                stored = stock.stored.len(),
+                known = stock.known.len(),
+                passed = stock.passed,
+                failed = stock.failed,
+                skipped = stock.skipped.len(),
+                unplayable = stock.unplayable.len(),
+                "house stocked"
+            );
+            state.wake_scheduler();
+            // The line scripts wait for, as for the listening one.
+            let _ = writeln!(
+                std::io::stdout(),
+                "ludus serve: house stocked from {folder}: {} bots stored, {} stored already, \
+                 {} names skipped, {} files play no game",
+                stock.stored.len(),
+                stock.known.len(),
+                stock.skipped.len(),
+                stock.unplayable.len()
+            );
+        }
+        Ok(Err(e)) => tracing::error!(error = %e, "house: cannot stock it"),
+        Err(e) => tracing::error!(error = %e, "house: the stocking task failed"),
+    }
 }
 
 /// Forgets the rate limits' idle clients once a minute: their memory is

@@ -104,6 +104,7 @@ mod tests {
             page: 1,
             per_page: 20,
             total: 0,
+            needs: 2,
         })
         .0;
         let mut seen = 0;

@@ -12,7 +12,7 @@ use ludus_leaderboard::continuous::ContinuousConfig;
 use ludus_leaderboard::store::{Location, Store};
 use std::mem::ManuallyDrop;
 use std::net::SocketAddr;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::Semaphore;
@@ -33,7 +33,9 @@ pub struct ServerConfig {
     /// Requests per second allowed per token and per address, and the burst.
     pub rate_per_second: u32,
     pub rate_burst: u32,
-    /// How often the continuous ladders are topped up.
+    /// How often the scheduler looks at the continuous ladders' queues
+    /// when nothing wakes it (results from workers of other processes
+    /// arrive unannounced).
     pub schedule_every: Duration,
     pub continuous: ContinuousConfig,
     /// Connections open at once, and how long a request's headers may take.
@@ -47,6 +49,9 @@ pub struct ServerConfig {
     pub uploads_per_address: usize,
     /// Proxies whose `X-Forwarded-For` names the client.
     pub trusted_proxies: Vec<IpNet>,
+    /// A folder of bots stored under the `house` account at start, for
+    /// every game each plays.
+    pub house: Option<std::path::PathBuf>,
 }
 
 impl ServerConfig {
@@ -60,7 +65,7 @@ impl ServerConfig {
             checks_at_once: 2,
             rate_per_second: 50,
             rate_burst: 200,
-            schedule_every: Duration::from_secs(1),
+            schedule_every: Duration::from_millis(100),
             continuous: ContinuousConfig::default(),
             connections: ConnectionLimits {
                 max_connections: 1024,
@@ -71,6 +76,7 @@ impl ServerConfig {
             uploads_at_once: 8,
             uploads_per_address: 2,
             trusted_proxies: Vec::new(),
+            house: None,
         }
     }
 }
@@ -88,6 +94,10 @@ struct Inner {
     limits: Arc<Limits>,
     renders: Renders,
     stopping: Arc<AtomicBool>,
+    /// Wakes the scheduler: bots changed, or results came in.
+    wake: Arc<tokio::sync::Notify>,
+    /// Whether bots were stored or retired since the scheduler last looked.
+    bots_changed: AtomicBool,
 }
 
 impl Drop for Inner {
@@ -134,6 +144,8 @@ impl AppState {
             store: ManuallyDrop::new(Mutex::new(store)),
             sandbox,
             stopping: Arc::new(AtomicBool::new(false)),
+            wake: Arc::new(tokio::sync::Notify::new()),
+            bots_changed: AtomicBool::new(true),
         }))
     }
 
@@ -163,6 +175,29 @@ impl AppState {
                 "the server is taking as many uploads as it can at once; try again shortly".into(),
             )
         })
+    }
+
+    /// Tells the scheduler to look again now: a bot was stored or retired,
+    /// or results arrived. Wakes it once however often it is called.
+    pub fn wake_scheduler(&self) {
+        self.0.bots_changed.store(true, Ordering::Relaxed);
+        self.0.wake.notify_one();
+    }
+
+    /// Tells the scheduler that results arrived: the queues it keeps may
+    /// want more matches.
+    pub fn results_arrived(&self) {
+        self.0.wake.notify_one();
+    }
+
+    /// Whether bots were stored or retired since the last call.
+    pub(crate) fn take_bots_changed(&self) -> bool {
+        self.0.bots_changed.swap(false, Ordering::Relaxed)
+    }
+
+    /// What [`AppState::wake_scheduler`] notifies.
+    pub(crate) fn wake(&self) -> &Arc<tokio::sync::Notify> {
+        &self.0.wake
     }
 
     pub fn stopping(&self) -> &Arc<AtomicBool> {

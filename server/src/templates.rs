@@ -13,7 +13,23 @@ use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 pub(crate) const STYLE: &str = "body{font:15px/1.4 system-ui,sans-serif;margin:2em auto;max-width:60em;padding:0 1em;color:#222}\
 table{border-collapse:collapse}td,th{padding:.25em .7em;border-bottom:1px solid #ddd;text-align:left}\
 th{background:#f4f4f4}a{color:#05c}.num{text-align:right;font-variant-numeric:tabular-nums}\
-nav a{margin-right:1em}svg{background:#fafafa;border:1px solid #ddd}";
+nav a{margin-right:1em}svg{background:#fafafa;border:1px solid #ddd}\
+.house{font-size:.75em;padding:0 .4em;margin-left:.4em;border:1px solid #999;border-radius:.6em;color:#555}";
+
+/// What the mark of a house bot says when pointed at.
+pub const HOUSE_TITLE: &str = "a bot of the server's house, so every game has opponents";
+
+/// How many more bots `game` needs before its matches start, in a
+/// sentence; `None` when it has enough. The page's script writes the same.
+pub fn needs(game: &str, needs: u32, players: u32) -> Option<String> {
+    (needs > 0).then(|| {
+        format!(
+            "{game} needs {needs} more bot{} before its matches start: a {} seats {players}.",
+            if needs == 1 { "" } else { "s" },
+            if players > 2 { "table" } else { "match" }
+        )
+    })
+}
 
 /// What a path segment keeps as it is: RFC 3986's unreserved characters.
 const PATH_SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
@@ -81,12 +97,17 @@ pub(crate) const POLL: &str = r#"
 (function () {
   const table = document.getElementById('board');
   const status = document.getElementById('status');
+  const needs = document.getElementById('needs');
   async function refresh() {
     try {
       const r = await fetch(table.dataset.api, {headers: {'Accept': 'application/json'}});
       if (!r.ok) return;
       const lb = await r.json();
       status.textContent = lb.rated + ' of ' + lb.scheduled + ' scheduled matches rated';
+      needs.hidden = lb.needs === 0;
+      needs.textContent = lb.needs === 0 ? '' : lb.game + ' needs ' + lb.needs + ' more bot'
+        + (lb.needs === 1 ? '' : 's') + ' before its matches start: a '
+        + (lb.players > 2 ? 'table' : 'match') + ' seats ' + lb.players + '.';
       while (table.rows.length > 1) table.deleteRow(1);
       for (const row of lb.rows) {
         const tr = table.insertRow();
@@ -94,7 +115,15 @@ pub(crate) const POLL: &str = r#"
         const a = document.createElement('a');
         a.href = '/bots/' + encodeURIComponent(row.bot);
         a.textContent = row.bot;
-        tr.insertCell().appendChild(a);
+        const name = tr.insertCell();
+        name.appendChild(a);
+        if (row.house) {
+          const mark = document.createElement('span');
+          mark.className = 'house';
+          mark.title = table.dataset.house;
+          mark.textContent = 'house';
+          name.appendChild(mark);
+        }
         tr.insertCell().textContent = 'v' + row.version;
         tr.insertCell().textContent = row.owner || '';
         for (const [value, digits] of [[row.rating, 1], [row.interval, 1], [row.elo, 0], [row.games, 0]]) {
@@ -115,13 +144,17 @@ pub fn game(page: &LeaderboardPage) -> Html<String> {
         &format!("{}: leaderboard", lb.game),
         html! {
             p #status { (lb.rated) " of " (lb.scheduled) " scheduled matches rated" }
+            p #needs hidden[page.needs == 0] { (needs(&lb.game, page.needs, lb.players).unwrap_or_default()) }
             p { "Ranked by " (lb.rating_system) "." }
-            table #board data-api={ "/api/games/" (url_part(&lb.game)) "/leaderboard?page=" (page.page) "&per_page=" (page.per_page) } {
+            table #board data-api={ "/api/games/" (url_part(&lb.game)) "/leaderboard?page=" (page.page) "&per_page=" (page.per_page) } data-house=(HOUSE_TITLE) {
                 tr { th { "#" } th { "bot" } th { "version" } th { "owner" } th.num { "rating" } th.num { "±" } th.num { "Elo" } th.num { "matches" } }
                 @for r in &lb.rows {
                     tr {
                         td { (r.rank) }
-                        td { a href={ "/bots/" (url_part(&r.bot)) } { (r.bot) } }
+                        td {
+                            a href={ "/bots/" (url_part(&r.bot)) } { (r.bot) }
+                            @if r.house { span.house title=(HOUSE_TITLE) { "house" } }
+                        }
                         td { "v" (r.version) }
                         td { (r.owner.as_deref().unwrap_or("")) }
                         td.num { (format!("{:.1}", r.rating)) }

@@ -14,21 +14,7 @@ use crate::error::ApiError;
 use ludus_leaderboard::clock;
 use ludus_leaderboard::store::{Account, Claim, Store};
 
-/// The most a name may have, in characters.
-pub const NAME_LIMIT: usize = 64;
-
-/// The name policy, in one line, as refusals say it.
-pub const NAME_RULE: &str =
-    "a name is 1 to 64 characters: letters a-z and A-Z, digits, `-`, `_` and \
-     `.`, beginning with a letter or a digit; names that differ only in case are the same name";
-
-/// Whether `name` follows [`NAME_RULE`].
-pub fn is_valid_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphanumeric())
-        && name.len() <= NAME_LIMIT
-        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-}
+pub use ludus_leaderboard::submit::{is_valid_name, NAME_LIMIT, NAME_RULE};
 
 /// Refuses a name no bot may have, and a game Ludus does not host.
 pub fn check_request(name: &str, game: &str) -> Result<(), ApiError> {

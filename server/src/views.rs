@@ -8,6 +8,7 @@ use crate::dto::{
     RatingPoint, VersionView,
 };
 use crate::error::ApiError;
+use ludus_leaderboard::continuous;
 use ludus_leaderboard::ratings::System;
 use ludus_leaderboard::report::{self, Listed};
 use ludus_leaderboard::schedule::ScheduledMatch;
@@ -51,13 +52,25 @@ fn continuous_record(store: &Store, game: &str) -> Result<Option<LadderRecord>, 
 }
 
 /// A game's live leaderboard: the latest version of every bot not retired,
-/// ranked as every leaderboard is ([`report::standings`]).
+/// ranked as every leaderboard is ([`report::standings`]); before its
+/// ladder starts, its bots unrated ([`report::waiting`]), and how many more
+/// it needs.
 pub fn leaderboard(store: &Store, game: &str, page: Page) -> Result<LeaderboardPage, ApiError> {
-    known_game(game)?;
+    let info = known_game(game)?;
     let mut board = match store.ladders().continuous(game)? {
         Some(id) => report::standings(store, id, Listed::Current)?,
-        None => report::empty(game),
+        None => report::waiting(store, game)?,
     };
+    let retired = store.accounts().retired()?;
+    let house = ludus_leaderboard::house::bots(store)?;
+    let (mut bots, mut house_bots) = (0, 0);
+    for b in store.bots().latest(game)? {
+        if !retired.contains(&b.name) {
+            bots += 1;
+            house_bots += usize::from(house.contains(&b.name));
+        }
+    }
+    let needs = continuous::bots_needed(info.fewest_seats(), bots, house_bots) as u32;
     let total = board.rows.len() as u32;
     board.rows = board
         .rows
@@ -70,6 +83,7 @@ pub fn leaderboard(store: &Store, game: &str, page: Page) -> Result<LeaderboardP
         page: page.number,
         per_page: page.size,
         total,
+        needs,
     })
 }
 

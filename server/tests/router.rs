@@ -501,7 +501,13 @@ async fn a_continuous_ladder_keeps_the_game_config_it_was_created_with() {
     }
     let store = Store::connect(&s.db).unwrap();
     let game = ludus_engine::registry::info("planet-wars").unwrap();
-    continuous::top_up(&store, game, &s.state.config().continuous, continuous::Look::Bots).unwrap();
+    continuous::top_up(
+        &store,
+        game,
+        &s.state.config().continuous,
+        continuous::Look::Bots,
+    )
+    .unwrap();
     let options = WorkerOptions {
         until_idle: true,
         ..WorkerOptions::new(2)

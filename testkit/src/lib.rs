@@ -89,6 +89,59 @@ pub fn bots_dir() -> &'static Path {
     DIR.get_or_init(|| build_bots().unwrap_or_else(|e| panic!("{e}")))
 }
 
+/// The example bots' names: the examples of `example-bots`
+/// (`planet_wars_expander`, …), sorted.
+pub fn example_bot_names() -> Vec<String> {
+    let dir = workspace_root().join("example-bots").join("examples");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| {
+                    let name = e.ok()?.file_name().to_string_lossy().into_owned();
+                    name.strip_suffix(".rs").map(str::to_string)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// Copies the example bots among the bots built in `built` (what
+/// [`build_bots`] returns) into `target/bots/examples`, a folder of example
+/// bots only (no hostile bot), as `ludus serve --house` takes it; returns
+/// it. A bot whose copy has the same bytes already is left as it is; the
+/// others are written whole, then renamed into place.
+pub fn copy_example_bots(built: &Path) -> Result<PathBuf, String> {
+    let out = target_dir().join("bots").join("examples");
+    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    for name in example_bot_names() {
+        let file = format!("{name}.wasm");
+        let from = built.join(&file);
+        let wasm = std::fs::read(&from)
+            .map_err(|e| format!("cannot read the built bot {}: {e}", from.display()))?;
+        let to = out.join(&file);
+        if std::fs::read(&to).is_ok_and(|old| old == wasm) {
+            continue;
+        }
+        let part = out.join(format!(".{file}.{}", std::process::id()));
+        std::fs::write(&part, &wasm)
+            .and_then(|()| std::fs::rename(&part, &to))
+            .map_err(|e| format!("cannot write {}: {e}", to.display()))?;
+    }
+    Ok(out)
+}
+
+/// The folder of every example bot's `.wasm` and nothing else
+/// (`target/bots/examples`); builds the bots on first use in this process.
+///
+/// # Panics
+/// When the bots cannot be built or copied.
+pub fn example_bots_folder() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| copy_example_bots(bots_dir()).unwrap_or_else(|e| panic!("{e}")))
+}
+
 /// The path of the built bot `name` (e.g. `planet_wars_expander`, `loop_in_act`).
 pub fn bot(name: &str) -> PathBuf {
     let path = bots_dir().join(format!("{name}.wasm"));

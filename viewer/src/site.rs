@@ -217,6 +217,7 @@ mod tests {
             elo: 1500.4,
             games: 1,
             owner: None,
+            house: false,
             results: Some(Results {
                 wins: 2 - rank,
                 draws: 0,

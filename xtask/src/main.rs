@@ -8,7 +8,8 @@ use std::process::{Command, ExitCode};
 
 const USAGE: &str = "usage: cargo xtask <demo|test|fuzz> [args]
 
-  demo             build the example bots and Ludus, run a ladder of them,
+  demo             build the example bots (into target/bots/examples too,
+                   the house bots of `ludus serve --house`) and Ludus, run a ladder of them,
                    print the leaderboard, play a match and verify its replay
   test [ARGS...]   build the bots, run every test of the workspace (ARGS go
                    to cargo test), then fuzz every target for a few seconds
@@ -74,6 +75,8 @@ fn ludus(args: &[&str]) -> Command {
 
 fn demo() -> Result<(), String> {
     let bots = build_bots()?;
+    // The house bots of the README's server example.
+    ludus_testkit::copy_example_bots(&bots)?;
     let bot = |name: &str| bots.join(format!("{name}.wasm")).display().to_string();
     run("building ludus", cargo().args(["build", "-p", "ludus-cli"]))?;
     run("listing the games", &mut ludus(&["games"]))?;

@@ -20,16 +20,13 @@ pub fn rated_games_before(
     Ok(games_of(&store.results().rated_before(ladder, end)?))
 }
 
-/// Stored rated matches as the rating systems take them.
+/// Stored rated matches as the rating systems take them
+/// ([`GameResult::of_seats`]: a bot seated several times is rated once, by
+/// its best place).
 pub fn games_of(stored: &[RatedGame]) -> Vec<(u32, GameResult)> {
     stored
         .iter()
-        .map(|g| {
-            (
-                g.index,
-                GameResult::new(g.seats.clone(), g.placements.clone()),
-            )
-        })
+        .map(|g| (g.index, GameResult::of_seats(&g.seats, &g.placements)))
         .collect()
 }
 

@@ -34,7 +34,7 @@ pub mod elo;
 pub mod history;
 pub mod weng_lin;
 
-pub use apply::{apply, apply_with, rated_games_before, recompute, Fit, Recomputed};
+pub use apply::{apply, apply_with, games_of, rated_games_before, recompute, Fit, Recomputed};
 
 /// A rating system, as a ladder stores its ratings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -124,7 +124,9 @@ impl Outcome {
 /// `placements[s]` is the placement of the bot in seat `s`: 1 is first, and
 /// tied seats share a placement (a two-seat draw is `[1, 1]`; a four-seat game
 /// with a tie for second is `[1, 2, 2, 4]` or `[1, 2, 2, 3]`: only the order
-/// matters). A game has at least two seats, and a bot sits in one seat at most.
+/// matters). A game has at least two seats, and a bot sits in one seat at
+/// most: a stored match seating a bot several times is rated through
+/// [`GameResult::of_seats`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct GameResult {
     /// The bot (index in `0..n_bots`) in each seat.
@@ -151,6 +153,32 @@ impl GameResult {
             bots: vec![first, second],
             placements,
         }
+    }
+
+    /// The game a stored match rates, from the ladder position of each
+    /// seat's bot and each seat's placement. A bot seated several times
+    /// (a house bot's copies filling a table) is rated once, in the seat it
+    /// first sits in, by its best place among its seats: its copies are not
+    /// rated against each other. Without a repeated bot, the seats as they
+    /// are; seats and placements of different lengths are left as they are
+    /// for [`GameResult::validate`] to refuse.
+    pub fn of_seats(seats: &[usize], placements: &[u32]) -> Self {
+        let rated = rated_seat_of(seats);
+        let distinct = rated.iter().max().map_or(0, |&s| s + 1);
+        if distinct == seats.len() || seats.len() != placements.len() {
+            return GameResult::new(seats.to_vec(), placements.to_vec());
+        }
+        let mut bots = Vec::with_capacity(distinct);
+        let mut best = Vec::with_capacity(distinct);
+        for ((&bot, &place), &r) in seats.iter().zip(placements).zip(&rated) {
+            if r == bots.len() {
+                bots.push(bot);
+                best.push(place);
+            } else {
+                best[r] = best[r].min(place);
+            }
+        }
+        GameResult::new(bots, best)
     }
 
     /// The number of seats.
@@ -206,6 +234,22 @@ impl GameResult {
     }
 }
 
+/// For each seat of a stored match (the ladder position of each seat's
+/// bot), the seat of [`GameResult::of_seats`] its bot is rated in: the
+/// order in which the bots first sit.
+pub fn rated_seat_of(seats: &[usize]) -> Vec<usize> {
+    let mut first: Vec<usize> = Vec::with_capacity(seats.len());
+    seats
+        .iter()
+        .map(|bot| {
+            first.iter().position(|b| b == bot).unwrap_or_else(|| {
+                first.push(*bot);
+                first.len() - 1
+            })
+        })
+        .collect()
+}
+
 /// Checks every game of a slice (see [`GameResult::validate`]).
 pub fn validate_games(games: &[GameResult], n_bots: usize) -> Result<(), RatingError> {
     games
@@ -256,4 +300,31 @@ pub enum RatingError {
     /// A configuration value out of range.
     #[error("invalid configuration: {0}")]
     InvalidConfig(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bot_seated_twice_is_rated_once_by_its_best_place() {
+        // Bot 2 in seats 1 and 3, placed third and first.
+        let g = GameResult::of_seats(&[0, 2, 1, 2], &[2, 3, 4, 1]);
+        assert_eq!(g, GameResult::new(vec![0, 2, 1], vec![2, 1, 4]));
+        assert_eq!(g.validate(0, 3), Ok(()));
+        assert_eq!(rated_seat_of(&[0, 2, 1, 2]), vec![0, 1, 2, 1]);
+        // Three copies of bot 1.
+        let g = GameResult::of_seats(&[1, 1, 0, 1], &[4, 2, 3, 1]);
+        assert_eq!(g, GameResult::new(vec![1, 0], vec![1, 3]));
+        // No repeated bot: the seats as they are.
+        let g = GameResult::of_seats(&[3, 1, 0, 2], &[1, 2, 2, 4]);
+        assert_eq!(g, GameResult::new(vec![3, 1, 0, 2], vec![1, 2, 2, 4]));
+        assert_eq!(rated_seat_of(&[3, 1, 0, 2]), vec![0, 1, 2, 3]);
+        // Nothing hides a malformed match from the check.
+        let g = GameResult::of_seats(&[0, 0], &[1]);
+        assert!(g.validate(0, 1).is_err());
+        assert!(GameResult::new(vec![0, 0], vec![1, 2])
+            .validate(0, 1)
+            .is_err());
+    }
 }

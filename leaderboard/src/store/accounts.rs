@@ -119,6 +119,56 @@ impl Accounts<'_> {
             .next())
     }
 
+    /// The account named `name`, in any case, if there is one.
+    pub fn named(&self, name: &str) -> Result<Option<Account>, StoreError> {
+        Ok(self
+            .conn
+            .rows(
+                "SELECT id, name, token_sha256 FROM accounts WHERE lower(name) = lower($1) ORDER BY id LIMIT 1",
+                vals![name],
+                |r| {
+                    Ok(Account {
+                        id: r.i64(0)?,
+                        name: r.text(1)?,
+                        token_sha256: r.text(2)?,
+                    })
+                },
+            )?
+            .into_iter()
+            .next())
+    }
+
+    /// The bot names `account` owns, retired ones included.
+    pub fn owned_by(&self, account: i64) -> Result<BTreeSet<String>, StoreError> {
+        Ok(self
+            .conn
+            .rows(
+                "SELECT bot FROM bot_owners WHERE account_id = $1",
+                vals![account],
+                |r| r.text(0),
+            )?
+            .into_iter()
+            .collect())
+    }
+
+    /// Gives `account` a bot name the operator stored bots under
+    /// ([`Claim::Unowned`]: no account owns it), as one step under the
+    /// names' lock; `false`, and nothing changed, for any other name.
+    pub fn adopt(&self, bot: &str, account: i64) -> Result<bool, StoreError> {
+        self.conn.write(|db| {
+            Lock::Names.take(db)?;
+            let (claim, _) = examine(db, bot, account)?;
+            if claim != Claim::Unowned {
+                return Ok(false);
+            }
+            db.execute(
+                "INSERT INTO bot_owners (bot, account_id, retired) VALUES ($1, $2, 0)",
+                vals![bot, account],
+            )?;
+            Ok(true)
+        })
+    }
+
     /// Who owns the bot name, if anyone does.
     pub fn ownership(&self, bot: &str) -> Result<Option<Ownership>, StoreError> {
         Ok(self.conn

@@ -8,8 +8,8 @@ use super::db::{vals, Db, DbError};
 use super::ladders::index_seats;
 use super::ratings::{rated_seats, write_elo_history};
 use super::records::{scheduled_match, Needs, RatedGame};
+use crate::ratings::games_of;
 use crate::ratings::history::elo_history;
-use crate::ratings::GameResult;
 
 /// Schema 1 → 2: the seeds of matches not yet played are reduced into
 /// their game's seed range; played ones keep the seed their replay records.
@@ -92,15 +92,7 @@ pub(crate) fn index_older_ladders(db: &mut Db) -> Result<(), DbError> {
             )?
             .map_or(Ok(0), |r| r.i64(0))? as usize;
         let stored = rated_games(db, id, through)?;
-        let rated: Vec<(u32, GameResult)> = stored
-            .iter()
-            .map(|g| {
-                (
-                    g.index,
-                    GameResult::new(g.seats.clone(), g.placements.clone()),
-                )
-            })
-            .collect();
+        let rated = games_of(&stored);
         let history = elo_history(bots, &rated, 0).map_err(|e| DbError::Decode {
             column: 0,
             wanted: "results the Elo history can be computed from",

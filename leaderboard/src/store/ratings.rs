@@ -7,6 +7,7 @@ use super::conn::Conn;
 use super::db::{vals, Db, DbError};
 use super::error::StoreError;
 use super::records::{RatedGame, RatedSeat};
+use crate::ratings::rated_seat_of;
 use std::collections::BTreeMap;
 
 /// The stored ratings of a store ([`super::Store::ratings`]).
@@ -59,14 +60,13 @@ impl Ratings<'_> {
     /// were applied past `from` before it was set back there (a verified
     /// result replaced the one they were applied with).
     pub fn applied_from(&self, ladder: i64, from: u32) -> Result<bool, StoreError> {
-        Ok(self
+        Ok(!self
             .conn
             .query(
                 "SELECT 1 FROM match_seats WHERE ladder_id = $1 AND idx >= $2 AND elo IS NOT NULL LIMIT 1",
                 vals![ladder, from],
             )?
-            .first()
-            .is_some())
+            .is_empty())
     }
 
     /// Records that the ratings cover the matches before `end`.
@@ -100,23 +100,33 @@ pub(crate) fn save_ratings(
     Ok(())
 }
 
-/// The seats of the rated matches in `after` (each match's index and its
-/// seats' Elo after it), with their places and faults from `games`.
+/// The seats of the rated matches in `after` (each match's index and the
+/// Elo after it of each seat of the game it rated), with their places and
+/// faults from `games`. A bot seated several times was rated once
+/// ([`crate::ratings::GameResult::of_seats`]): each of its seats gets its
+/// Elo after the match, and keeps its own place and faults.
 pub fn rated_seats(after: &[(u32, Vec<f64>)], games: &[RatedGame]) -> Vec<RatedSeat> {
     let by_index: BTreeMap<u32, &RatedGame> = games.iter().map(|g| (g.index, g)).collect();
     after
         .iter()
         .flat_map(|(index, elos)| {
             let game = by_index.get(index);
-            elos.iter().enumerate().map(move |(seat, &elo)| RatedSeat {
-                index: *index,
-                seat,
-                elo,
-                place: game
-                    .and_then(|g| g.placements.get(seat))
-                    .copied()
-                    .unwrap_or(0),
-                faults: game.and_then(|g| g.faults.get(seat)).copied().unwrap_or(0),
+            // The seat of the rated game each seat's bot is rated in.
+            let rated = match game {
+                Some(g) => rated_seat_of(&g.seats),
+                None => (0..elos.len()).collect(),
+            };
+            rated.into_iter().enumerate().filter_map(move |(seat, r)| {
+                Some(RatedSeat {
+                    index: *index,
+                    seat,
+                    elo: *elos.get(r)?,
+                    place: game
+                        .and_then(|g| g.placements.get(seat))
+                        .copied()
+                        .unwrap_or(0),
+                    faults: game.and_then(|g| g.faults.get(seat)).copied().unwrap_or(0),
+                })
             })
         })
         .collect()

@@ -137,7 +137,8 @@ impl Results<'_> {
     }
 
     /// Every match in which the ladder's bot at `position` has a seat, in
-    /// schedule order, found through the bot index.
+    /// schedule order, found through the bot index; a match in which it
+    /// sits several times (a house bot's copies), once, at its first seat.
     pub fn of_bot(&self, ladder: i64, position: usize) -> Result<Vec<SeatedMatch>, StoreError> {
         self.conn.rows(
             &format!(
@@ -146,6 +147,8 @@ impl Results<'_> {
                  JOIN matches m ON m.ladder_id = s.ladder_id AND m.idx = s.idx
                  LEFT JOIN results r ON r.ladder_id = s.ladder_id AND r.idx = s.idx
                  WHERE s.ladder_id = $1 AND s.position = $2
+                   AND s.seat = (SELECT min(x.seat) FROM match_seats x
+                              WHERE x.ladder_id = s.ladder_id AND x.idx = s.idx AND x.position = s.position)
                  ORDER BY s.idx, s.seat"
             ),
             vals![ladder, position],
@@ -201,7 +204,8 @@ impl Results<'_> {
     }
 
     /// A page of the Elo of the ladder's bots at `positions` after each of
-    /// their rated matches, newest first: (match index, position, Elo).
+    /// their rated matches, newest first: (match index, position, Elo); a
+    /// bot seated several times in a match, once.
     pub fn elo_page(
         &self,
         ladder: i64,
@@ -217,6 +221,8 @@ impl Results<'_> {
             &format!(
                 "SELECT s.idx, s.position, s.elo FROM match_seats s
                  WHERE s.ladder_id = $1 AND s.position IN ({list}) AND s.elo IS NOT NULL
+                   AND s.seat = (SELECT min(x.seat) FROM match_seats x
+                              WHERE x.ladder_id = s.ladder_id AND x.idx = s.idx AND x.position = s.position)
                  ORDER BY s.idx DESC, s.seat LIMIT ${} OFFSET ${n}",
                 n - 1
             ),
@@ -237,7 +243,7 @@ impl Results<'_> {
             .conn
             .row(
                 &format!(
-                    "SELECT count(*), CAST(coalesce(sum(s.faults), 0) AS {{int}}) FROM match_seats s
+                    "SELECT count(DISTINCT s.idx), CAST(coalesce(sum(s.faults), 0) AS {{int}}) FROM match_seats s
                      WHERE s.ladder_id = $1 AND s.position IN ({list}) AND s.elo IS NOT NULL"
                 ),
                 &params,

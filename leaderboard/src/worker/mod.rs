@@ -155,11 +155,7 @@ pub fn work(
     summary.refused = std::mem::take(&mut run.known.refused).into_iter().collect();
     summary.busy = std::mem::take(&mut run.share.spent);
     if !summary.busy.is_empty() {
-        tracing::info!(
-            worker,
-            "time spent playing: {}",
-            summary.describe_busy()
-        );
+        tracing::info!(worker, "time spent playing: {}", summary.describe_busy());
     }
     if let Err(e) = store.queue().stop_worker(worker) {
         tracing::warn!(worker, "could not record the worker's stop: {e}");
@@ -183,13 +179,29 @@ struct FairShare {
     with_work: Vec<i64>,
     /// Time spent playing each ladder's matches.
     spent: BTreeMap<i64, Duration>,
+    /// When the ladders with work were last asked for.
+    asked: Option<Instant>,
 }
+
+/// How long a worker that keeps claiming as it commits goes on with the
+/// ladders it knows to have work before it asks again.
+const ASK_FOR_WORK_EVERY: Duration = Duration::from_millis(250);
 
 impl FairShare {
     /// Asks which ladders have work now.
     fn refresh(&mut self, store: &Store) -> Result<(), Error> {
         self.level(store.queue().ladders_with_work()?);
+        self.asked = Some(Instant::now());
         Ok(())
+    }
+
+    /// Asks again when the answer is older than [`ASK_FOR_WORK_EVERY`]:
+    /// a ladder that got work since is seen while this worker keeps busy.
+    fn refresh_if_stale(&mut self, store: &Store) -> Result<(), Error> {
+        match self.asked {
+            Some(t) if t.elapsed() < ASK_FOR_WORK_EVERY => Ok(()),
+            _ => self.refresh(store),
+        }
     }
 
     /// `now` have work: those that had none when last asked start level
@@ -409,6 +421,7 @@ impl Run<'_> {
     /// The least served ladder to claim from, among those that had work
     /// when last asked and that this worker can play.
     fn next_ladder(&mut self) -> Result<Option<i64>, Error> {
+        self.share.refresh_if_stale(self.store)?;
         let (order, known, store) = (self.share.order(), &mut self.known, self.store);
         for id in order {
             if known.ladder(store, id)?.is_some() {

@@ -59,7 +59,8 @@ impl RatingPace {
 
     fn fit_due(&self, now: Instant) -> bool {
         !self.unfitted.is_empty()
-            && now.duration_since(self.last_fit) >= FIT_AT_LEAST.max(self.fit_took * FIT_COST_FACTOR)
+            && now.duration_since(self.last_fit)
+                >= FIT_AT_LEAST.max(self.fit_took * FIT_COST_FACTOR)
     }
 
     /// The ladders to rate now, if any, and whether to fit them too.

@@ -1,0 +1,360 @@
+//! Does `ludus serve` schedule as fast as its workers play? Measured from
+//! outside, with real processes:
+//!
+//! 1. SQLite: matches per second of `ludus ladder run --threads 2` and of
+//!    `ludus serve --workers 2` on the three Planet Wars example bots,
+//!    alternated run by run; during each serve run, how far the ratings
+//!    lag behind the results (Elo's rated prefix against the finished one,
+//!    sampled every 50 ms);
+//! 2. PostgreSQL: two `ludus worker --threads 1` processes on a `ladder
+//!    create` ladder, against the same two workers beside `ludus serve
+//!    --workers 0`;
+//! 3. every example bot as a house bot (`serve --house`): matches per
+//!    second of each game, and the share of the worker's time each got.
+//!
+//! `cargo bench -p ludus-cli --bench capacity`. LUDUS_BENCH_SECONDS sets
+//! each measuring window (default 15), LUDUS_BENCH_RUNS the runs of parts
+//! 1 and 2 (default 3).
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use common::{bot, ludus, ludus_cmd, text, Serving};
+use ludus_leaderboard::store::{Location, Store};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+const BOTS: [&str; 3] = [
+    "planet_wars_expander",
+    "planet_wars_idle",
+    "planet_wars_random",
+];
+
+fn submit_bots(dir: &Path, db: &str) {
+    for b in BOTS {
+        let o = ludus(
+            &[
+                "submit",
+                &bot(b),
+                "--name",
+                b,
+                "--game",
+                "planet-wars",
+                "--db",
+                db,
+            ],
+            dir,
+        );
+        assert!(o.status.success(), "{}", text(&o));
+    }
+}
+
+fn spawn(dir: &Path, args: &[&str]) -> Child {
+    ludus_cmd(args, dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+fn interrupt(mut child: Child) {
+    let _ = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    let _ = child.wait();
+}
+
+/// Matches done in the ladder `which` finds, and its Elo's rated prefix
+/// and finished prefix.
+fn progress(db: &str, which: &dyn Fn(&Store) -> Option<i64>) -> Option<(u32, u32, u32)> {
+    let store = Store::connect_existing(&Location::parse(db)).ok()?;
+    let ladder = which(&store)?;
+    let status = store.queue().status(ladder).ok()?;
+    let prefix = store.queue().finished_prefix(ladder).ok()?;
+    Some((status.done, status.rated_through, prefix))
+}
+
+/// Matches per second over `window` after a `warm` start, and the
+/// ratings' lag behind the results, sampled every 50 ms: for each sample,
+/// how long ago the first result the ratings do not cover finished (0
+/// when they cover every finished one).
+fn measure(
+    db: &str,
+    which: &dyn Fn(&Store) -> Option<i64>,
+    warm: Duration,
+    window: Duration,
+) -> (f64, Vec<f64>) {
+    let start = Instant::now();
+    while progress(db, which).is_none() || start.elapsed() < warm {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let (done0, _, _) = progress(db, which).unwrap();
+    let t0 = Instant::now();
+    // When each finished prefix was first seen.
+    let mut prefix_seen: Vec<(u32, Instant)> = Vec::new();
+    let mut lags = Vec::new();
+    let mut last = (done0, t0);
+    while t0.elapsed() < window {
+        std::thread::sleep(Duration::from_millis(50));
+        let Some((done, rated, prefix)) = progress(db, which) else {
+            continue;
+        };
+        let now = Instant::now();
+        last = (done, now);
+        if prefix_seen.last().is_none_or(|p| p.0 < prefix) {
+            prefix_seen.push((prefix, now));
+        }
+        let lag = prefix_seen
+            .iter()
+            .find(|(p, _)| *p > rated)
+            .map_or(0.0, |(_, t)| now.duration_since(*t).as_secs_f64());
+        lags.push(lag);
+    }
+    let rate = (last.0 - done0) as f64 / last.1.duration_since(t0).as_secs_f64();
+    (rate, lags)
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn quantile(v: &mut [f64], q: f64) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[((v.len() - 1) as f64 * q).round() as usize]
+}
+
+fn latest(store: &Store) -> Option<i64> {
+    store.ladders().latest(None).ok()?
+}
+
+fn continuous_pw(store: &Store) -> Option<i64> {
+    store.ladders().continuous("planet-wars").ok()?
+}
+
+fn on_sqlite(runs: usize, window: Duration) {
+    let warm = Duration::from_secs(3);
+    let (mut ladder_rates, mut serve_rates, mut lags) = (Vec::new(), Vec::new(), Vec::new());
+    for run in 0..runs {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let db = d.join("ladder.db").display().to_string();
+        submit_bots(d, &db);
+        let child = spawn(
+            d,
+            &[
+                "ladder",
+                "run",
+                "--game",
+                "planet-wars",
+                "--rounds",
+                "5000",
+                "--threads",
+                "2",
+                "--db",
+                &db,
+            ],
+        );
+        let (rate, _) = measure(&db, &latest, warm, window);
+        interrupt(child);
+        ladder_rates.push(rate);
+
+        let db = d.join("serve.db").display().to_string();
+        submit_bots(d, &db);
+        let serving = Serving::start(ludus_cmd(
+            &[
+                "serve",
+                "--listen",
+                "127.0.0.1:0",
+                "--workers",
+                "2",
+                "--db",
+                &db,
+            ],
+            d,
+        ));
+        let (rate, lag) = measure(&db, &continuous_pw, warm, window);
+        drop(serving);
+        serve_rates.push(rate);
+        lags.extend(lag);
+        println!(
+            "run {run}: ladder run {:.1}/s, serve {:.1}/s",
+            ladder_rates[run], serve_rates[run]
+        );
+    }
+    let (l, s) = (median(&mut ladder_rates), median(&mut serve_rates));
+    println!("| SQLite, 2 threads | `ladder run --threads 2` | {l:.1} | `serve --workers 2` | {s:.1} | {:.2} |", s / l);
+    println!(
+        "ratings' lag behind the last result (serve, {} samples): median {:.2} s, 95th percentile {:.2} s, most {:.2} s",
+        lags.len(),
+        median(&mut lags),
+        quantile(&mut lags, 0.95),
+        quantile(&mut lags, 1.0)
+    );
+}
+
+fn workers(d: &Path, db: &str, ladder: Option<&str>) -> Vec<Child> {
+    (0..2)
+        .map(|_| {
+            let mut args = vec!["worker", "--threads", "1", "--db", db];
+            if let Some(id) = ladder {
+                args.extend(["--ladder", id]);
+            }
+            spawn(d, &args)
+        })
+        .collect()
+}
+
+fn on_postgres(runs: usize, window: Duration) {
+    let cluster = ludus_testkit::postgres::shared();
+    let warm = Duration::from_secs(3);
+    let (mut ladder_rates, mut serve_rates) = (Vec::new(), Vec::new());
+    for run in 0..runs {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let db = cluster.create_database();
+        submit_bots(d, &db);
+        let o = ludus(
+            &[
+                "ladder",
+                "create",
+                "--game",
+                "planet-wars",
+                "--rounds",
+                "5000",
+                "--db",
+                &db,
+            ],
+            d,
+        );
+        assert!(o.status.success(), "{}", text(&o));
+        let id = String::from_utf8_lossy(&o.stdout).trim().to_string();
+        let children = workers(d, &db, Some(&id));
+        let (rate, _) = measure(&db, &latest, warm, window);
+        children.into_iter().for_each(interrupt);
+        ladder_rates.push(rate);
+
+        let db = cluster.create_database();
+        submit_bots(d, &db);
+        let serving = Serving::start(ludus_cmd(
+            &[
+                "serve",
+                "--listen",
+                "127.0.0.1:0",
+                "--workers",
+                "0",
+                "--db",
+                &db,
+            ],
+            d,
+        ));
+        let children = workers(d, &db, None);
+        let (rate, _) = measure(&db, &continuous_pw, warm, window);
+        children.into_iter().for_each(interrupt);
+        drop(serving);
+        serve_rates.push(rate);
+        println!(
+            "run {run}: workers on a ladder {:.1}/s, workers beside serve {:.1}/s",
+            ladder_rates[run], serve_rates[run]
+        );
+    }
+    let (l, s) = (median(&mut ladder_rates), median(&mut serve_rates));
+    println!("| PostgreSQL, 2 × `worker --threads 1` | on a `ladder create` ladder | {l:.1} | beside `serve --workers 0` | {s:.1} | {:.2} |", s / l);
+}
+
+/// Every example bot as a house bot, two threads: each game's matches per
+/// second and its share of the worker's time (from its log).
+fn house(window: Duration) {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let db = d.join("ludus.db").display().to_string();
+    let folder = ludus_testkit::example_bots_folder();
+    let log = d.join("serve.log");
+    let mut cmd = ludus_cmd(
+        &[
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--workers",
+            "2",
+            "--house",
+            &folder.display().to_string(),
+            "--db",
+            &db,
+        ],
+        d,
+    );
+    cmd.env("LUDUS_LOG", "info")
+        .stderr(std::fs::File::create(&log).unwrap());
+    let mut serving = Serving::start(cmd);
+    let games: Vec<&str> = ludus_engine::games().iter().map(|g| g.id).collect();
+    let done = |store: &Store| -> Vec<(String, i64, u32)> {
+        games
+            .iter()
+            .filter_map(|g| {
+                let id = store.ladders().continuous(g).ok()??;
+                Some((g.to_string(), id, store.queue().status(id).ok()?.done))
+            })
+            .collect()
+    };
+    let start = Instant::now();
+    let before = loop {
+        let store = Store::connect_existing(&Location::parse(&db)).ok();
+        let now = store.as_ref().map(done).unwrap_or_default();
+        if now.len() == games.len() || start.elapsed() > Duration::from_secs(120) {
+            break now;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let t0 = Instant::now();
+    std::thread::sleep(window);
+    let after = done(&Store::connect_existing(&Location::parse(&db)).unwrap());
+    let secs = t0.elapsed().as_secs_f64();
+    serving.stop();
+    let log = std::fs::read_to_string(&log).unwrap();
+    let spent: Vec<(i64, f64)> = log
+        .lines()
+        .find_map(|l| l.split_once("time spent playing: ").map(|(_, r)| r))
+        .map(|line| {
+            line.split(", ")
+                .filter_map(|p| {
+                    let w: Vec<&str> = p.split_whitespace().collect();
+                    Some((w.get(1)?.parse().ok()?, w.get(2)?.parse().ok()?))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let total: f64 = spent.iter().map(|s| s.1).sum();
+    println!("| game | matches/s | share of the worker's time (whole run) |");
+    println!("|---|---:|---:|");
+    for (game, id, done) in &after {
+        let was = before.iter().find(|b| &b.0 == game).map_or(0, |b| b.2);
+        let share = spent
+            .iter()
+            .find(|s| s.0 == *id)
+            .map_or(0.0, |s| s.1 / total);
+        println!(
+            "| {game} | {:.1} | {:.1}% |",
+            (done - was) as f64 / secs,
+            100.0 * share
+        );
+    }
+}
+
+fn main() {
+    // `cargo bench` passes --bench; nothing else is taken.
+    let window = Duration::from_secs(env_or("LUDUS_BENCH_SECONDS", 15));
+    let runs = env_or("LUDUS_BENCH_RUNS", 3);
+    ludus_testkit::bots_dir();
+    on_sqlite(runs, window);
+    on_postgres(runs, window);
+    house(window);
+}

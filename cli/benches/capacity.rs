@@ -14,7 +14,8 @@
 //!
 //! `cargo bench -p ludus-cli --bench capacity`. LUDUS_BENCH_SECONDS sets
 //! each measuring window (default 15), LUDUS_BENCH_RUNS the runs of parts
-//! 1 and 2 (default 3).
+//! 1 and 2 (default 3), LUDUS_BENCH_ONLY one part (sqlite, postgres or
+//! house).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -236,7 +237,13 @@ fn on_postgres(runs: usize, window: Duration) {
             d,
         );
         assert!(o.status.success(), "{}", text(&o));
-        let id = String::from_utf8_lossy(&o.stdout).trim().to_string();
+        // `ladder 3: planet-wars round-robin, …`
+        let out = String::from_utf8_lossy(&o.stdout).to_string();
+        let id = out
+            .strip_prefix("ladder ")
+            .and_then(|rest| rest.split(':').next())
+            .unwrap_or_else(|| panic!("no ladder id in {out}"))
+            .to_string();
         let children = workers(d, &db, Some(&id));
         let (rate, _) = measure(&db, &latest, warm, window);
         children.into_iter().for_each(interrupt);
@@ -354,7 +361,16 @@ fn main() {
     let window = Duration::from_secs(env_or("LUDUS_BENCH_SECONDS", 15));
     let runs = env_or("LUDUS_BENCH_RUNS", 3);
     ludus_testkit::bots_dir();
-    on_sqlite(runs, window);
-    on_postgres(runs, window);
-    house(window);
+    // LUDUS_BENCH_ONLY=sqlite|postgres|house runs one part.
+    let only = std::env::var("LUDUS_BENCH_ONLY").ok();
+    let part = |name: &str| only.as_deref().is_none_or(|o| o == name);
+    if part("sqlite") {
+        on_sqlite(runs, window);
+    }
+    if part("postgres") {
+        on_postgres(runs, window);
+    }
+    if part("house") {
+        house(window);
+    }
 }

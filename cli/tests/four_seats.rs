@@ -182,6 +182,32 @@ fn two_user_bots_and_a_house_bot_in_two_seats_fill_claim_tables() {
     );
     drop(server);
 
+    // The full table counts a match once for a bot seated twice, and its
+    // wins, draws and losses add up to its matches.
+    let o = ludus(
+        &[
+            "leaderboard",
+            "--game",
+            "claim",
+            "--format",
+            "json",
+            "--db",
+            "ludus.db",
+        ],
+        dir,
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let full: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let played = results.iter().filter(|r| r.aborted.is_none()).count() as u64;
+    for r in full["rows"].as_array().unwrap() {
+        assert_eq!(r["games"].as_u64(), Some(played), "{r}");
+        let sum: u64 = ["wins", "draws", "losses"]
+            .iter()
+            .map(|k| r[k].as_u64().unwrap())
+            .sum();
+        assert_eq!(sum, played, "{r}");
+    }
+
     // A match seating a bot twice re-runs from the database; the ratings
     // recompute from the stored results to the bit.
     let first = results.iter().find(|r| r.aborted.is_none()).unwrap();

@@ -294,11 +294,27 @@ pub fn leaderboard(store: &Store, id: i64) -> Result<Leaderboard, Error> {
     let mut points_sum = vec![0.0; n];
     for r in results.iter().filter(|r| r.aborted.is_none()) {
         let seats = &schedule[r.index as usize].seats;
-        let firsts = r.placements.iter().filter(|&&p| p == 1).count();
+        // Bots (not seats: copies of one bot are one) placed first.
+        let mut firsts: Vec<usize> = (0..seats.len())
+            .filter(|&seat| r.placements.get(seat) == Some(&1))
+            .map(|seat| seats[seat])
+            .collect();
+        firsts.sort_unstable();
+        firsts.dedup();
+        let firsts = firsts.len();
+        let place = |seat: usize| r.placements.get(seat).copied().unwrap_or(u32::MAX);
         for (seat, &bot) in seats.iter().enumerate() {
             let s = &mut stats[bot];
-            seated[bot] += 1;
             s.faults += r.faults.get(seat).copied().unwrap_or(0);
+            // A bot seated several times (a house bot's copies) plays one
+            // match: it counts once, at its best-placed seat, as it is rated.
+            let best = (0..seats.len())
+                .filter(|&o| seats[o] == bot)
+                .min_by_key(|&o| (place(o), o));
+            if best != Some(seat) {
+                continue;
+            }
+            seated[bot] += 1;
             match r.placements.get(seat) {
                 Some(1) if firsts == 1 => s.wins += 1,
                 Some(1) => s.draws += 1,

@@ -10,7 +10,8 @@ const USAGE: &str = "usage: cargo xtask <demo|test|fuzz> [args]
 
   demo             build the example bots (into target/bots/examples too,
                    the house bots of `ludus serve --house`) and Ludus, run a ladder of them,
-                   print the leaderboard, play a match and verify its replay
+                   print the leaderboard, play a match and verify its replay,
+                   then serve every game with the example bots as house bots
   test [ARGS...]   build the bots, run every test of the workspace (ARGS go
                    to cargo test), then fuzz every target for a few seconds
   fuzz [SECONDS]   fuzz every target for SECONDS each (default 60)";
@@ -149,8 +150,65 @@ fn demo() -> Result<(), String> {
             &bots.display().to_string(),
         ]),
     )?;
-    Ok(())
+    serve_house()
 }
+
+/// How long the demo's server plays.
+const SERVE_SECONDS: u64 = 10;
+
+/// The demo's server: `ludus serve --house target/bots/examples` on a
+/// database of its own, every game played by the example bots as house
+/// bots for a few seconds, then the continuous Claim leaderboard, whose
+/// tables of four the house's two Claim bots fill with copies.
+fn serve_house() -> Result<(), String> {
+    use std::io::BufRead;
+    let folder = ludus_testkit::example_bots_folder().display().to_string();
+    let binary = ludus_testkit::target_dir().join("debug").join("ludus");
+    eprintln!(
+        "xtask: serving every game for {SERVE_SECONDS} s with the example bots as house bots \
+         (ludus serve --house {folder} --db {SERVE_DB})"
+    );
+    let mut server = Command::new(&binary)
+        .args(["serve", "--listen", "127.0.0.1:0", "--workers", "2"])
+        .args(["--house", &folder, "--db", SERVE_DB])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", binary.display()))?;
+    let stdout = server.stdout.take().expect("piped");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+        {
+            println!("{line}");
+            if line.contains("house stocked") {
+                let _ = tx.send(());
+            }
+        }
+    });
+    let stocked = rx.recv_timeout(std::time::Duration::from_secs(300));
+    if stocked.is_ok() {
+        std::thread::sleep(std::time::Duration::from_secs(SERVE_SECONDS));
+    }
+    // SIGTERM: the server commits what finished and stops.
+    let _ = Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status();
+    let status = server.wait().map_err(|e| format!("ludus serve: {e}"))?;
+    if stocked.is_err() || !status.success() {
+        return Err(format!(
+            "ludus serve did not stock its house bots ({status}); its log is above"
+        ));
+    }
+    run(
+        "the continuous Claim leaderboard of the house bots",
+        Command::new(&binary).args(["leaderboard", "--game", "claim", "--db", SERVE_DB]),
+    )
+}
+
+/// The demo server's database, in the workspace root.
+const SERVE_DB: &str = "ludus-serve.db";
 
 /// The demo's database, in the workspace root.
 const DEMO_DB: &str = "ludus.db";

@@ -33,18 +33,22 @@ fn submit_game(dir: &Path, db: &str, file: &str, name: &str, game: &str) {
 fn queue_of(db: &str, game: &str) -> Option<(i64, QueueDemand)> {
     let store = Store::connect_existing(&Location::parse(db)).ok()?;
     let ladder = store.ladders().continuous(game).ok()??;
-    Some((ladder, store.queue().demand(ladder, PACE_WINDOW).unwrap()))
+    Some((
+        ladder,
+        store.queue().demand(ladder, PACE_WINDOW, true).unwrap(),
+    ))
 }
 
-/// Waits (ten seconds at most) until `ok` holds of `game`'s queue.
+/// Waits (twenty seconds at most: the tests of this file run side by side
+/// on few cores) until `ok` holds of `game`'s queue.
 fn wait_for(db: &str, game: &str, what: &str, ok: impl Fn(&QueueDemand) -> bool) -> QueueDemand {
     let start = Instant::now();
     loop {
         let now = queue_of(db, game);
         match now {
             Some((_, q)) if ok(&q) => return q,
-            _ if start.elapsed() > Duration::from_secs(10) => {
-                panic!("{what}: still {now:?} after ten seconds")
+            _ if start.elapsed() > Duration::from_secs(20) => {
+                panic!("{what}: still {now:?} after twenty seconds")
             }
             _ => std::thread::sleep(Duration::from_millis(50)),
         }
@@ -79,7 +83,7 @@ fn waiting_matches_follow_the_live_threads(dir: &Path, db: &str) {
     assert_eq!((idle.live_threads, idle.waiting), (0, 12), "{idle:?}");
     assert_eq!(again, idle, "nothing more is scheduled without workers");
     let mut worker = ludus_cmd(
-        &["worker", "--threads", "8", "--lease", "3s", "--db", db],
+        &["worker", "--threads", "8", "--lease", "8s", "--db", db],
         dir,
     )
     .stdout(Stdio::null())

@@ -335,7 +335,15 @@ pub fn top_up(
         let Some(ladder) = store.ladders().continuous(game.id)? else {
             return Ok(TopUp::default());
         };
-        if demand(&store.queue().demand(ladder, PACE_WINDOW)?, config).wanted == 0 {
+        if demand(
+            &store
+                .queue()
+                .demand(ladder, PACE_WINDOW, config.max_per_hour.is_some())?,
+            config,
+        )
+        .wanted
+            == 0
+        {
             return Ok(TopUp {
                 ladder: Some(ladder),
                 ..TopUp::default()
@@ -405,7 +413,9 @@ pub fn top_up(
             next += 1;
         }
     }
-    let mut queue = store.queue().demand(ladder, PACE_WINDOW)?;
+    let mut queue = store
+        .queue()
+        .demand(ladder, PACE_WINDOW, config.max_per_hour.is_some())?;
     // The placement series just drawn wait too, and count in the budget.
     queue.waiting += new.len() as u32;
     let routine = demand(&queue, config).wanted;

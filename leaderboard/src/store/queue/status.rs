@@ -100,18 +100,36 @@ impl Queue<'_> {
     /// What the scheduler of a continuous ladder needs to know: the
     /// matches left to play, the threads of the live workers that may play
     /// them (workers of this ladder or of any), and the matches finished
-    /// within the last `recent` and the last `minute` and `hour`, by the
-    /// database's clock (the finished ones read through `matches_finished`).
-    pub fn demand(&self, ladder: i64, recent: Duration) -> Result<QueueDemand, StoreError> {
+    /// within the last `recent`, by the database's clock (read through
+    /// `matches_finished`); with `budgeted`, also those of the last minute
+    /// and hour, which a ladder without a budget does not count (at full
+    /// speed an hour is hundreds of thousands of matches).
+    pub fn demand(
+        &self,
+        ladder: i64,
+        recent: Duration,
+        budgeted: bool,
+    ) -> Result<QueueDemand, StoreError> {
+        let within = |ms: &str| {
+            match budgeted {
+            true => format!(
+                "(SELECT count(*) FROM matches WHERE ladder_id = $1 AND finished_at >= {{now}} - {ms})"
+            ),
+            false => "CAST(0 AS BIGINT)".to_string(),
+        }
+        };
         let rows = self.conn.query(
-            "SELECT
-               (SELECT count(*) FROM matches WHERE ladder_id = $1 AND (done = 0 OR verify = 1)),
-               (SELECT CAST(coalesce(sum(threads), 0) AS BIGINT) FROM workers
-                 WHERE stopped = 0 AND last_seen + lease_ms >= {now}
-                   AND (ladder_id IS NULL OR ladder_id = $1)),
-               (SELECT count(*) FROM matches WHERE ladder_id = $1 AND finished_at >= {now} - $2),
-               (SELECT count(*) FROM matches WHERE ladder_id = $1 AND finished_at >= {now} - 60000),
-               (SELECT count(*) FROM matches WHERE ladder_id = $1 AND finished_at >= {now} - 3600000)",
+            &format!(
+                "SELECT
+                   (SELECT count(*) FROM matches WHERE ladder_id = $1 AND (done = 0 OR verify = 1)),
+                   (SELECT CAST(coalesce(sum(threads), 0) AS BIGINT) FROM workers
+                     WHERE stopped = 0 AND last_seen + lease_ms >= {{now}}
+                       AND (ladder_id IS NULL OR ladder_id = $1)),
+                   (SELECT count(*) FROM matches WHERE ladder_id = $1 AND finished_at >= {{now}} - $2),
+                   {}, {}",
+                within("60000"),
+                within("3600000")
+            ),
             vals![ladder, super::ms(recent)],
         )?;
         let r = &rows[0];

@@ -20,43 +20,11 @@
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use common::{bot, ludus, ludus_cmd, text, Serving};
+use common::{env_or, ludus, ludus_cmd, submit_planet_wars_examples, text, Serving};
 use ludus_leaderboard::store::{Location, Store};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-const BOTS: [&str; 3] = [
-    "planet_wars_expander",
-    "planet_wars_idle",
-    "planet_wars_random",
-];
-
-fn submit_bots(dir: &Path, db: &str) {
-    for b in BOTS {
-        let o = ludus(
-            &[
-                "submit",
-                &bot(b),
-                "--name",
-                b,
-                "--game",
-                "planet-wars",
-                "--db",
-                db,
-            ],
-            dir,
-        );
-        assert!(o.status.success(), "{}", text(&o));
-    }
-}
 
 fn spawn(dir: &Path, args: &[&str]) -> Child {
     ludus_cmd(args, dir)
@@ -148,7 +116,7 @@ fn on_sqlite(runs: usize, window: Duration) {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
         let db = d.join("ladder.db").display().to_string();
-        submit_bots(d, &db);
+        submit_planet_wars_examples(d, &db);
         let child = spawn(
             d,
             &[
@@ -169,7 +137,7 @@ fn on_sqlite(runs: usize, window: Duration) {
         ladder_rates.push(rate);
 
         let db = d.join("serve.db").display().to_string();
-        submit_bots(d, &db);
+        submit_planet_wars_examples(d, &db);
         let serving = Serving::start(ludus_cmd(
             &[
                 "serve",
@@ -222,7 +190,7 @@ fn on_postgres(runs: usize, window: Duration) {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
         let db = cluster.create_database();
-        submit_bots(d, &db);
+        submit_planet_wars_examples(d, &db);
         let o = ludus(
             &[
                 "ladder",
@@ -250,7 +218,7 @@ fn on_postgres(runs: usize, window: Duration) {
         ladder_rates.push(rate);
 
         let db = cluster.create_database();
-        submit_bots(d, &db);
+        submit_planet_wars_examples(d, &db);
         let serving = Serving::start(ludus_cmd(
             &[
                 "serve",

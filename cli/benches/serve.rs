@@ -21,18 +21,11 @@ mod synthetic;
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use common::Serving;
+use common::{env_or, Serving};
 use ludus_leaderboard::store::{Location, Store};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
-
-fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// `ludus serve` of the binary `ludus` on `db`, on a loopback port.
 fn start(ludus: &Path, db: &Path, args: &[&str]) -> Serving {

@@ -12,23 +12,6 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn submit_game(dir: &Path, db: &str, file: &str, name: &str, game: &str) {
-    let o = ludus(
-        &[
-            "submit",
-            &bot(file),
-            "--name",
-            name,
-            "--game",
-            game,
-            "--db",
-            db,
-        ],
-        dir,
-    );
-    assert!(o.status.success(), "{}", text(&o));
-}
-
 /// The continuous ladder of `game` and its queue, once the server made it.
 fn queue_of(db: &str, game: &str) -> Option<(i64, QueueDemand)> {
     let store = Store::connect_existing(&Location::parse(db)).ok()?;
@@ -67,13 +50,7 @@ fn signal(child: &Child, signal: &str) {
 /// eight threads that registers (and is then frozen, so that it plays
 /// nothing) makes it keep four per thread waiting.
 fn waiting_matches_follow_the_live_threads(dir: &Path, db: &str) {
-    for b in [
-        "planet_wars_expander",
-        "planet_wars_idle",
-        "planet_wars_random",
-    ] {
-        submit_game(dir, db, b, b, "planet-wars");
-    }
+    submit_planet_wars_examples(dir, db);
     let _serving = serve(dir, &["--workers", "0", "--db", db]);
     // The three placement series (each bot against the two others, in both
     // seats) wait: more than the eight kept waiting without workers.
@@ -176,13 +153,7 @@ fn a_long_match_game_and_a_short_match_game_share_the_workers_time() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let db = d.join("ludus.db").display().to_string();
-    for b in [
-        "planet_wars_expander",
-        "planet_wars_idle",
-        "planet_wars_random",
-    ] {
-        submit_game(d, &db, b, b, "planet-wars");
-    }
+    submit_planet_wars_examples(d, &db);
     // A table of Pirates seats four.
     for (file, name) in [
         ("pirates_random", "pirates_random"),
@@ -221,13 +192,7 @@ fn placement_goes_ahead_of_routine_matches_and_a_budget_holds() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let db = d.join("ludus.db").display().to_string();
-    for b in [
-        "planet_wars_expander",
-        "planet_wars_idle",
-        "planet_wars_random",
-    ] {
-        submit_game(d, &db, b, b, "planet-wars");
-    }
+    submit_planet_wars_examples(d, &db);
     let _serving = serve(
         d,
         &[

@@ -19,12 +19,12 @@ use crate::error::Error;
 use crate::ratings::elo::EloConfig;
 use crate::ratings::System;
 use crate::schedule::ScheduledMatch;
-use crate::store::{Needs, QueueDemand, Store};
+use crate::store::{BotRecord, Needs, QueueDemand, Store};
 use ludus_engine::registry::GameInfo;
 use ludus_engine::rng::{derive_seed, stream};
 use ludus_host::Limits;
 use rand_core::RngCore;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// How a continuous ladder is kept going.
 #[derive(Debug, Clone)]
@@ -172,6 +172,44 @@ pub struct Entrant {
 pub fn bots_needed(players: usize, bots: usize, house: usize) -> usize {
     let least = if house > 0 { players.min(2) } else { players };
     least.saturating_sub(bots)
+}
+
+/// The bots a game's ladder draws from: the latest version of every bot of
+/// the game not retired, and the names the house owns.
+pub struct Field {
+    pub latest: Vec<BotRecord>,
+    pub house: BTreeSet<String>,
+}
+
+impl Field {
+    /// How many more bots the game needs before its tables of `players`
+    /// can be filled ([`bots_needed`]).
+    pub fn needs(&self, players: usize) -> usize {
+        bots_needed(
+            players,
+            self.latest.len(),
+            house_count(&self.latest, &self.house),
+        )
+    }
+}
+
+/// The field of `game` now.
+pub fn field(store: &Store, game: &str) -> Result<Field, Error> {
+    let retired = store.accounts().retired()?;
+    let latest = store
+        .bots()
+        .latest(game)?
+        .into_iter()
+        .filter(|b| !retired.contains(&b.name))
+        .collect();
+    Ok(Field {
+        latest,
+        house: crate::house::bots(store)?,
+    })
+}
+
+fn house_count(latest: &[BotRecord], house: &BTreeSet<String>) -> usize {
+    latest.iter().filter(|b| house.contains(&b.name)).count()
 }
 
 /// The house bots of `pool`, in its order: which copies fill a table.
@@ -331,37 +369,26 @@ pub fn top_up(
     config: &ContinuousConfig,
     look: Look,
 ) -> Result<TopUp, Error> {
+    let budgeted = config.max_per_hour.is_some();
+    // The queue as read before any bot joins: joining schedules nothing.
+    let mut read = None;
     if look == Look::Queue {
         let Some(ladder) = store.ladders().continuous(game.id)? else {
             return Ok(TopUp::default());
         };
-        if demand(
-            &store
-                .queue()
-                .demand(ladder, PACE_WINDOW, config.max_per_hour.is_some())?,
-            config,
-        )
-        .wanted
-            == 0
-        {
+        let queue = store.queue().demand(ladder, PACE_WINDOW, budgeted)?;
+        if demand(&queue, config).wanted == 0 {
             return Ok(TopUp {
                 ladder: Some(ladder),
                 ..TopUp::default()
             });
         }
+        read = Some(queue);
     }
-    let retired = store.accounts().retired()?;
-    let latest: Vec<_> = store
-        .bots()
-        .latest(game.id)?
-        .into_iter()
-        .filter(|b| !retired.contains(&b.name))
-        .collect();
-    let house = crate::house::bots(store)?;
+    let Field { latest, house } = field(store, game.id)?;
     let players = game.fewest_seats();
     let mut done = TopUp::default();
-    let house_bots = latest.iter().filter(|b| house.contains(&b.name)).count();
-    if bots_needed(players, latest.len(), house_bots) > 0 {
+    if bots_needed(players, latest.len(), house_count(&latest, &house)) > 0 {
         return Ok(done);
     }
     let limits = serde_json::to_value(&config.limits).expect("limits serialise");
@@ -413,9 +440,10 @@ pub fn top_up(
             next += 1;
         }
     }
-    let mut queue = store
-        .queue()
-        .demand(ladder, PACE_WINDOW, config.max_per_hour.is_some())?;
+    let mut queue = match read {
+        Some(queue) => queue,
+        None => store.queue().demand(ladder, PACE_WINDOW, budgeted)?,
+    };
     // The placement series just drawn wait too, and count in the budget.
     queue.waiting += new.len() as u32;
     let routine = demand(&queue, config).wanted;

@@ -61,16 +61,7 @@ pub fn leaderboard(store: &Store, game: &str, page: Page) -> Result<LeaderboardP
         Some(id) => report::standings(store, id, Listed::Current)?,
         None => report::waiting(store, game)?,
     };
-    let retired = store.accounts().retired()?;
-    let house = ludus_leaderboard::house::bots(store)?;
-    let (mut bots, mut house_bots) = (0, 0);
-    for b in store.bots().latest(game)? {
-        if !retired.contains(&b.name) {
-            bots += 1;
-            house_bots += usize::from(house.contains(&b.name));
-        }
-    }
-    let needs = continuous::bots_needed(info.fewest_seats(), bots, house_bots) as u32;
+    let needs = continuous::field(store, game)?.needs(info.fewest_seats()) as u32;
     let total = board.rows.len() as u32;
     board.rows = board
         .rows

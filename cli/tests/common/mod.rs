@@ -50,6 +50,11 @@ pub fn submit(dir: &Path, file: &str, name: &str) {
 /// Submits the built bot `file` as `name` to the Planet Wars bots of the
 /// database `db` (a file, relative to `dir`, or a URL).
 pub fn submit_to(dir: &Path, db: &str, file: &str, name: &str) {
+    submit_game(dir, db, file, name, "planet-wars")
+}
+
+/// Submits the built bot `file` as `name` to the bots of `game` in `db`.
+pub fn submit_game(dir: &Path, db: &str, file: &str, name: &str, game: &str) {
     let o = ludus(
         &[
             "submit",
@@ -57,13 +62,35 @@ pub fn submit_to(dir: &Path, db: &str, file: &str, name: &str) {
             "--name",
             name,
             "--game",
-            "planet-wars",
+            game,
             "--db",
             db,
         ],
         dir,
     );
     assert!(o.status.success(), "{}", text(&o));
+}
+
+/// The three Planet Wars example bots.
+pub const PLANET_WARS_EXAMPLES: [&str; 3] = [
+    "planet_wars_expander",
+    "planet_wars_idle",
+    "planet_wars_random",
+];
+
+/// Submits the Planet Wars example bots to `db`, each under its file's name.
+pub fn submit_planet_wars_examples(dir: &Path, db: &str) {
+    for b in PLANET_WARS_EXAMPLES {
+        submit_to(dir, db, b, b);
+    }
+}
+
+/// A whole-number setting of a benchmark from the environment.
+pub fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 /// A `ludus serve` process on a loopback port; stopped when dropped, with

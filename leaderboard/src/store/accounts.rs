@@ -3,7 +3,7 @@
 //! (which may retire it); uploads are counted for the daily quota.
 
 use super::conn::{Conn, Lock};
-use super::db::{vals, Db, DbError};
+use super::db::{vals, Db, DbError, Row};
 use super::error::StoreError;
 use std::collections::BTreeSet;
 
@@ -66,6 +66,15 @@ fn examine(db: &mut Db, bot: &str, account: i64) -> Result<(Claim, bool), DbErro
     Ok((Claim::Taken, false))
 }
 
+/// An account from its `id, name, token_sha256` columns.
+fn account_row(r: &Row) -> Result<Account, DbError> {
+    Ok(Account {
+        id: r.i64(0)?,
+        name: r.text(1)?,
+        token_sha256: r.text(2)?,
+    })
+}
+
 /// The accounts of a store ([`super::Store::accounts`]).
 pub struct Accounts<'s> {
     pub(crate) conn: &'s Conn,
@@ -107,13 +116,7 @@ impl Accounts<'_> {
             .rows(
                 "SELECT id, name, token_sha256 FROM accounts WHERE id = $1",
                 vals![id],
-                |r| {
-                    Ok(Account {
-                        id: r.i64(0)?,
-                        name: r.text(1)?,
-                        token_sha256: r.text(2)?,
-                    })
-                },
+                account_row,
             )?
             .into_iter()
             .next())
@@ -126,13 +129,7 @@ impl Accounts<'_> {
             .rows(
                 "SELECT id, name, token_sha256 FROM accounts WHERE lower(name) = lower($1) ORDER BY id LIMIT 1",
                 vals![name],
-                |r| {
-                    Ok(Account {
-                        id: r.i64(0)?,
-                        name: r.text(1)?,
-                        token_sha256: r.text(2)?,
-                    })
-                },
+                account_row,
             )?
             .into_iter()
             .next())

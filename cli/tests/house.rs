@@ -144,14 +144,17 @@ fn house_bots_give_every_game_opponents_and_the_operator_retires_them() {
         assert!(page.contains("<p id=\"needs\" hidden></p>"), "{game}");
     }
 
-    // House bots play: Planet Wars has three, and matches are scheduled.
+    // House bots play every game: each ladder starts, the four-seat games'
+    // tables filled with copies of their two or three house bots.
     let start = Instant::now();
-    while board(&server, "planet-wars")["scheduled"].as_u64().unwrap() == 0 {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "nothing scheduled"
-        );
-        std::thread::sleep(Duration::from_millis(200));
+    for (game, _, _) in &boards {
+        while board(&server, game)["scheduled"].as_u64().unwrap() == 0 {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "nothing scheduled for {game}"
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
     }
 
     // Nobody has the house's account, nor takes its bots' names.

@@ -3,17 +3,20 @@
 //! plays). Both print the validation report of `ludus_host::check`.
 
 use crate::clip;
+use crate::findings::ReplayArg;
 use anyhow::{bail, Context, Result};
 use ludus_host::check::{MatchCheck, Validation, VALIDATION_SEED};
 use ludus_host::{BotKind, BotModule, Limits, Sandbox};
 use ludus_leaderboard::store::{Location, Store};
 use ludus_leaderboard::submit::{self, SubmitError};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Log lines shown of a failing turn; the rest are counted.
 const LOG_LINES: usize = 12;
 
-pub fn check(path: &Path, game: Option<&str>, limits: &Limits) -> Result<()> {
+/// `strict`: refused moves fail the check, as faults do.
+pub fn check(path: &Path, game: Option<&str>, strict: bool, limits: &Limits) -> Result<()> {
     if let Some(game) = game {
         ludus_engine::registry::info(game)?;
     }
@@ -22,43 +25,131 @@ pub fn check(path: &Path, game: Option<&str>, limits: &Limits) -> Result<()> {
         .load_file(path)
         .with_context(|| format!("{} is not a bot Ludus can run", path.display()))?;
     print_bot(&bot, path);
-    let name = &bot.name;
     if let Some(game) = game {
         let report = ludus_host::check::check(&bot, Some(game), limits, |_| {})?;
         let v = &report.games[0];
         print_validation(v, limits);
         return match v.why_failed() {
-            None => {
-                println!("verdict  OK: {name} plays {game} ({})", played(v));
-                Ok(())
-            }
-            Some(why) => bail!("{} does not play {game}: {why}", path.display()),
+            None => verdict(path, &bot, v, strict, limits),
+            Some(why) => bail!(
+                "{} does not play {game}: {why}{}",
+                path.display(),
+                see_whole(v, &bot, limits)?
+            ),
         };
     }
     let report = ludus_host::check::check(&bot, None, limits, print_summary)?;
-    match report.plays()[..] {
-        [] => {
-            print_failures_once(&report.games, limits);
-            bail!("{} plays none of the games", path.display())
-        }
+    let plays: Vec<&str> = report
+        .games
+        .iter()
+        .filter(|v| v.passed() && !(strict && v.warnings() > 0))
+        .map(|v| v.game)
+        .collect();
+    match plays[..] {
+        [] => match report.games.iter().find(|v| v.passed()) {
+            // Only --strict leaves it out: it plays with refused moves.
+            Some(v) => {
+                println!();
+                print_validation(v, limits);
+                verdict(path, &bot, v, strict, limits)
+            }
+            None => {
+                let first = print_failures_once(&report.games, limits);
+                let see = match first {
+                    Some(v) => see_whole(v, &bot, limits)?,
+                    None => String::new(),
+                };
+                bail!("{} plays none of the games{see}", path.display())
+            }
+        },
         [one] => {
             println!();
-            print_validation(report.game(one).expect("it played"), limits);
-            println!("verdict  OK: {name} plays {one}");
+            let v = report.game(one).expect("it played");
+            print_validation(v, limits);
+            verdict(path, &bot, v, strict, limits)
         }
-        ref several => println!(
-            "verdict  {name} plays {}: say which with --game (`ludus check {} --game {}`)",
-            and_list(several),
+        ref several => {
+            println!(
+                "verdict  {} plays {}: say which with --game (`ludus check {} --game {}`)",
+                bot.name,
+                and_list(several),
+                path.display(),
+                several[0]
+            );
+            Ok(())
+        }
+    }
+}
+
+/// The verdict on a passed validation: OK, or OK with refused moves (an
+/// error with `strict`), then the command that shows the first refusal.
+fn verdict(
+    path: &Path,
+    bot: &Arc<BotModule>,
+    v: &Validation,
+    strict: bool,
+    limits: &Limits,
+) -> Result<()> {
+    let (name, game) = (&bot.name, v.game);
+    let refused = v.warnings();
+    if refused == 0 {
+        println!("verdict  OK: {name} plays {game} ({})", played(v));
+        return Ok(());
+    }
+    let moves = if refused == 1 { "move" } else { "moves" };
+    if strict {
+        bail!(
+            "{} plays {game}, but the game refused {refused} of its {moves}, which --strict fails{}",
             path.display(),
-            several[0]
-        ),
+            see_whole(v, bot, limits)?
+        );
+    }
+    println!(
+        "verdict  OK, with {refused} refused {moves}: {name} plays {game} ({})",
+        played(v)
+    );
+    if let Some(command) = finding_command(v, bot, limits)? {
+        println!("next     {command}");
     }
     Ok(())
 }
 
+/// `; see it whole: COMMAND` for the first failure or refusal of `v`.
+fn see_whole(v: &Validation, bot: &Arc<BotModule>, limits: &Limits) -> Result<String> {
+    Ok(finding_command(v, bot, limits)?
+        .map(|command| format!("; see that turn whole with `{command}`"))
+        .unwrap_or_default())
+}
+
+/// The command that shows the first failure or refusal of `v` in full,
+/// once its validation match is written where the command reads it:
+/// `replays/check-GAME-Nseats-MATCH.json`, as `ludus play` writes a match.
+fn finding_command(
+    v: &Validation,
+    bot: &Arc<BotModule>,
+    limits: &Limits,
+) -> Result<Option<String>> {
+    let Some(finding) = v.first_finding() else {
+        return Ok(None);
+    };
+    let replay = finding.replay(bot, limits)?;
+    let path = PathBuf::from("replays").join(format!(
+        "check-{}-{}seats-{}.json",
+        v.game,
+        finding.check.seats,
+        replay.short_id()
+    ));
+    replay.save(&path)?;
+    let arg = path.display().to_string();
+    let db = None;
+    Ok(Some(
+        ReplayArg { arg: &arg, db }.show_command(finding.turn, finding.seat),
+    ))
+}
+
 /// The failed validations in full, once for each way they failed (a broken
-/// bot usually fails every game the same way).
-fn print_failures_once(games: &[Validation], limits: &Limits) {
+/// bot usually fails every game the same way); returns the first printed.
+fn print_failures_once<'a>(games: &'a [Validation], limits: &Limits) -> Option<&'a Validation> {
     let mut groups: Vec<(String, &Validation, Vec<&str>)> = Vec::new();
     for v in games {
         let Some(m) = v.failed() else { continue };
@@ -71,6 +162,7 @@ fn print_failures_once(games: &[Validation], limits: &Limits) {
             None => groups.push((how, v, Vec::new())),
         }
     }
+    let first = groups.first().map(|(_, v, _)| *v);
     for (_, v, likewise) in groups {
         println!();
         print_validation(v, limits);
@@ -78,6 +170,7 @@ fn print_failures_once(games: &[Validation], limits: &Limits) {
             println!("also     {} failed the same way", and_list(&likewise));
         }
     }
+    first
 }
 
 pub fn submit(path: &Path, name: &str, game: &str, db: &Location) -> Result<()> {
@@ -105,10 +198,15 @@ pub fn submit(path: &Path, name: &str, game: &str, db: &Location) -> Result<()> 
     let sha = ludus_host::short_id(&s.stored.bot.sha256);
     let (bot, version) = (&s.stored.bot.name, s.stored.bot.version);
     if s.stored.new_version {
+        let v = &s.report.games[0];
+        let refused = match v.warnings() {
+            0 => String::new(),
+            1 => ", with 1 refused move".into(),
+            n => format!(", with {n} refused moves"),
+        };
         println!(
-            "stored {bot} v{version} ({game}, sha256 {sha}) in {}: it played {}",
-            db,
-            played(&s.report.games[0])
+            "stored {bot} v{version} ({game}, sha256 {sha}) in {db}: it played {}{refused}",
+            played(v)
         );
     } else {
         println!("unchanged: {bot} v{version} already has these bytes (sha256 {sha})");
@@ -138,21 +236,23 @@ fn played(v: &Validation) -> String {
     let seats: Vec<String> = v.matches.iter().map(|m| m.seats.to_string()).collect();
     let seats: Vec<&str> = seats.iter().map(String::as_str).collect();
     let turns = v.matches.iter().map(|m| m.turns).max().unwrap_or(0);
-    let warnings = match v.warnings() {
-        0 => String::new(),
-        n => format!(", {n} moves refused"),
-    };
     format!(
-        "{turns} turns against copies of itself with {} seats, seed {VALIDATION_SEED}{warnings}",
+        "{turns} turns against copies of itself with {} seats, seed {VALIDATION_SEED}",
         and_list(&seats)
     )
 }
 
 /// One line per game, for `check` without `--game`.
 fn print_summary(v: &Validation) {
-    match v.why_failed() {
-        None => println!("{:<12} plays it: {}", v.game, played(v)),
-        Some(why) => println!("{:<12} no: {}", v.game, clip(&why, 160)),
+    match (v.why_failed(), v.warnings()) {
+        (None, 0) => println!("{:<12} plays it: {}", v.game, played(v)),
+        (None, n) => println!(
+            "{:<12} plays it, with {n} refused {}: {}",
+            v.game,
+            if n == 1 { "move" } else { "moves" },
+            played(v)
+        ),
+        (Some(why), _) => println!("{:<12} no: {}", v.game, clip(&why, 160)),
     }
 }
 

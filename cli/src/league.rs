@@ -3,11 +3,12 @@
 
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
+use ludus_host::numbers::{count, fixed, signed};
 use ludus_host::{Limits, Sandbox};
 use ludus_leaderboard::ladder::{self, BotChoice, LadderRequest, LadderSpec, RunEvent, RunOptions};
 use ludus_leaderboard::matchup::{self, MatchUp};
 use ludus_leaderboard::report::{self, Format};
-use ludus_leaderboard::sprt::{Hypothesis, SprtConfig};
+use ludus_leaderboard::sprt::{Hypothesis, Sprt, SprtConfig};
 use ludus_leaderboard::store::{Location, Store};
 use ludus_leaderboard::worker::{self, Progress, WorkerOptions};
 use std::collections::BTreeMap;
@@ -38,10 +39,15 @@ pub fn list_bots(db: &Location) -> Result<()> {
 
 #[derive(clap::Args)]
 pub struct LadderArgs {
+    /// The game (see `ludus games`); the ladder is of its stored bots.
     #[arg(long)]
     game: String,
+    /// Rounds: in each, every pairing (every table, with more seats) plays
+    /// on a seed of its own, once in each rotation of its seats.
     #[arg(long, default_value_t = 1)]
     rounds: u32,
+    /// The seed each match's seed derives from: the same seed, bots and
+    /// options give the same schedule.
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Threads (default: all cores).
@@ -63,6 +69,8 @@ pub struct LadderArgs {
     limits: crate::LimitArgs,
     #[command(flatten)]
     lease: crate::LeaseArg,
+    #[command(flatten)]
+    keep: crate::KeepReplaysArg,
     #[command(flatten)]
     db: crate::DbArg,
 }
@@ -91,13 +99,13 @@ fn ladder_spec(args: &LadderArgs, store: &Store) -> Result<LadderSpec> {
 pub fn ladder_create(args: LadderArgs) -> Result<()> {
     let store = Store::connect(&args.db.db)?;
     let spec = ladder_spec(&args, &store)?;
-    let id = ladder::create(&store, &spec)?;
+    let id = ladder::create_keeping(&store, &spec, args.keep.keep_replays)?;
     let status = ladder::status(&store, Some(id), None)?.status;
     println!(
-        "ladder {id}: {} {}, {} matches ({} done); play it with `ludus ladder run` with the same options, or `ludus worker --ladder {id}` on any machine that reaches {}",
+        "ladder {id}: {} {}, {} ({} done); play it with `ludus ladder run` with the same options, or `ludus worker --ladder {id}` on any machine that reaches {}",
         spec.game,
         spec.kind.label(),
-        status.total,
+        count(status.total as u64, "match", "matches"),
         status.done,
         args.db.db
     );
@@ -111,6 +119,7 @@ pub fn ladder_run(args: LadderArgs) -> Result<()> {
         threads: threads(args.threads),
         lease: args.lease.lease,
         stop: Some(stop_on_signal()?),
+        keep_replays: args.keep.keep_replays,
     };
     let sandbox = Sandbox::new()?;
     let mut reporter = Reporter::new();
@@ -165,8 +174,9 @@ pub fn worker(
     let summary = worker::work(&store, &sandbox, &options, |p| reporter.update(p))?;
     reporter.finish();
     let mut line = format!(
-        "worker {} stops: it played {} matches",
-        summary.worker, summary.played
+        "worker {} stops: it played {}",
+        summary.worker,
+        count(summary.played as u64, "match", "matches")
     );
     if summary.duplicates > 0 {
         line.push_str(&format!(
@@ -281,11 +291,11 @@ pub fn ladder_status(ladder: Option<i64>, game: Option<&str>, db: &Location) -> 
     } = ladder::status(&store, ladder, game)?;
     let id = record.id;
     println!(
-        "ladder {id}: {} {}, {} seats, {} matches; needs Ludus {}, rules v{}, wasmtime {}",
+        "ladder {id}: {} {}, {} seats, {}; needs Ludus {}, rules v{}, wasmtime {}",
         record.game,
         record.kind,
         record.players,
-        s.total,
+        count(s.total as u64, "match", "matches"),
         record.needs.ludus_version,
         record.needs.rules_version,
         record.needs.wasmtime_version
@@ -313,16 +323,31 @@ pub fn ladder_status(ladder: Option<i64>, game: Option<&str>, db: &Location) -> 
         s.rated_through,
         s.total
     );
+    let replays = ludus_leaderboard::replays::standing(&store, id)?;
+    println!(
+        "replays   keeps {}: {} of the played matches' replays stored, the others regenerated on request",
+        replays.keep,
+        s.done.saturating_sub(s.void).saturating_sub(replays.without)
+    );
+    if let (n @ 1.., Some(why)) = (replays.without, &replays.cannot_regenerate) {
+        println!(
+            "          {n} matches have no stored replay and this Ludus cannot regenerate them ({why}); their results stand. A Ludus of the ladder's versions can store them: `ludus replays keep --ladder {id}`"
+        );
+    }
     if s.integrity_events > 0 || s.verifying > 0 {
         println!(
-            "integrity {} event(s), {} match(es) being verified:",
-            s.integrity_events, s.verifying
+            "integrity {}, {} being verified:",
+            count(s.integrity_events as u64, "event", "events"),
+            count(s.verifying as u64, "match", "matches")
         );
         for e in integrity_events {
+            let who = match e.worker {
+                0 => "a regeneration on request gave".to_string(),
+                w => format!("worker {w} sent"),
+            };
             println!(
-                "          match {}: worker {} sent replay {} where {} has {}; {}",
+                "          match {}: {who} replay {} where {} has {}; {}",
                 e.index,
-                e.worker,
                 ludus_host::short_id(&e.sha256),
                 e.kept_worker.map_or("the kept result".into(), |w| format!(
                     "worker {w}'s kept result"
@@ -405,6 +430,23 @@ fn html_leaderboard(store: &Store, lb: &report::Leaderboard, out: Option<PathBuf
     Ok(())
 }
 
+/// `leaderboard --format`: its values, each with its help, listed in
+/// `--help` and in the error for any other value.
+pub(crate) fn format_parser() -> impl clap::builder::TypedValueParser<Value = Format> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new([
+        PossibleValue::new("table").help("aligned columns, numbers rounded"),
+        PossibleValue::new("json").help("the whole leaderboard and its matches, full precision"),
+        PossibleValue::new("csv").help("one row per bot with its sha256, full precision"),
+        PossibleValue::new("markdown")
+            .alias("md")
+            .help("the table as Markdown"),
+        PossibleValue::new("html")
+            .help("the viewer's page; with --out DIR, with every match's replay page"),
+    ])
+    .map(|name| name.parse::<Format>().expect("every listed format parses"))
+}
+
 fn parse_sprt(text: &str) -> Result<SprtConfig> {
     let mut c = SprtConfig::default();
     for part in text.split(',').filter(|p| !p.is_empty()) {
@@ -462,22 +504,25 @@ pub fn match_up(args: MatchUpArgs) -> Result<()> {
     };
     let (lo, hi) = config.bounds();
     println!(
-        "{} vs {}: SPRT elo0={} elo1={} alpha={} beta={}, LLR bounds [{lo:.2}, {hi:.2}]",
-        m.a.name, m.b.name, config.elo0, config.elo1, config.alpha, config.beta
+        "{} vs {}: SPRT elo0={} elo1={} alpha={} beta={}, LLR bounds [{}, {}]",
+        m.a.name,
+        m.b.name,
+        config.elo0,
+        config.elo1,
+        config.alpha,
+        config.beta,
+        fixed(lo, 2),
+        fixed(hi, 2)
     );
-    let result = matchup::run(&m, threads(args.threads), |s| {
-        let est = s.estimate();
-        let (elo, err, los) = est.map_or((0.0, 0.0, 0.5), |e| (e.elo, e.ci95, e.los));
-        println!(
-            "pairs {:>5}  LLR {:>6.2} [{lo:.2}, {hi:.2}]  Elo {:>+7.1} ± {:>5.1}  LOS {:>5.1}%  pentanomial {:?}",
-            s.pairs(),
-            s.llr(),
-            elo,
-            err,
-            100.0 * los,
-            s.counts()
-        );
-    })?;
+    let mut progress = MatchUpProgress::new();
+    let result = matchup::run(&m, threads(args.threads), |s| progress.update(s));
+    progress.finish();
+    let result = result?;
+    println!(
+        "{}  pentanomial {:?}",
+        running_summary(&result),
+        result.counts()
+    );
     match result.decision() {
         Some(Hypothesis::H1) => println!(
             "H1 accepted: {} is stronger than {} by at least {} Elo",
@@ -487,7 +532,80 @@ pub fn match_up(args: MatchUpArgs) -> Result<()> {
             "H0 accepted: {} is not stronger than {} by {} Elo",
             m.a.name, m.b.name, config.elo1
         ),
-        None => println!("undecided after {} pairs", result.pairs()),
+        None => println!("undecided after {}", count(result.pairs(), "pair", "pairs")),
     }
     Ok(())
+}
+
+/// Where a match-up stands: pairs played, the tested bot's score, the Elo
+/// estimate with its 95% error and LOS, and the LLR against its bounds.
+fn running_summary(s: &Sprt) -> String {
+    let (lo, hi) = s.bounds();
+    let (elo, err, los) = s
+        .estimate()
+        .map_or((0.0, 0.0, 0.5), |e| (e.elo, e.ci95, e.los));
+    format!(
+        "pairs {}  score {}%  Elo {} ± {}  LOS {}%  LLR {} in [{}, {}]",
+        s.pairs(),
+        fixed(100.0 * s.score().unwrap_or(0.5), 1),
+        signed(elo, 1),
+        fixed(err, 1),
+        fixed(100.0 * los, 1),
+        fixed(s.llr(), 2),
+        fixed(lo, 2),
+        fixed(hi, 2)
+    )
+}
+
+/// A match-up's progress on stderr. On a terminal: a gauge of the LLR
+/// between its bounds (H0 at the left end, H1 at the right) beside the
+/// running summary, redrawn after every pair. Otherwise the running
+/// summary every few seconds; the final one goes to stdout regardless.
+struct MatchUpProgress {
+    bar: Option<ProgressBar>,
+    last_line: Instant,
+}
+
+/// Positions of the LLR gauge between the lower and the upper bound.
+const GAUGE: u64 = 1000;
+
+impl MatchUpProgress {
+    fn new() -> MatchUpProgress {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::new(GAUGE);
+            bar.set_style(
+                ProgressStyle::with_template("H0 [{bar:24}] H1  {msg}  elapsed {elapsed}")
+                    .expect("a valid template")
+                    .progress_chars("=> "),
+            );
+            bar.set_position(GAUGE / 2);
+            bar.set_message("first pair playing");
+            bar.enable_steady_tick(Duration::from_millis(500));
+            bar
+        });
+        MatchUpProgress {
+            bar,
+            last_line: Instant::now(),
+        }
+    }
+
+    fn update(&mut self, s: &Sprt) {
+        if let Some(bar) = &self.bar {
+            let (lo, hi) = s.bounds();
+            let at = ((s.llr() - lo) / (hi - lo)).clamp(0.0, 1.0);
+            bar.set_position((at * GAUGE as f64).round() as u64);
+            bar.set_message(running_summary(s));
+            return;
+        }
+        if self.last_line.elapsed() >= Duration::from_secs(5) {
+            eprintln!("{}", running_summary(s));
+            self.last_line = Instant::now();
+        }
+    }
+
+    fn finish(self) {
+        if let Some(bar) = self.bar {
+            bar.finish_and_clear();
+        }
+    }
 }

@@ -3,9 +3,14 @@
 //! Thin glue: parsing arguments and printing. Everything it does lives in
 //! `ludus-engine`, `ludus-host`, `ludus-leaderboard` and `ludus-viewer`.
 
+mod build;
 mod check;
+mod findings;
+#[cfg(test)]
+mod help;
 mod league;
 mod matches;
+mod replays;
 mod serve;
 
 use anyhow::{Context, Result};
@@ -41,6 +46,10 @@ enum Command {
         /// The game to validate the bot for (default: every game).
         #[arg(long)]
         game: Option<String>,
+        /// Fail (exit 1) when the game refused any of the bot's moves, as
+        /// on a fault: without it, refused moves are warnings.
+        #[arg(long)]
+        strict: bool,
         #[command(flatten)]
         limits: LimitArgs,
     },
@@ -52,9 +61,10 @@ enum Command {
         /// The bot's source: bot.py, bot.c, or a Kaggle submission (main.py,
         /// its folder, or a .tar.gz with main.py at its root).
         source: PathBuf,
-        /// Where to write the .wasm.
+        /// Where to write the .wasm (default: the source's name with .wasm,
+        /// in the current folder: bot.py gives bot.wasm).
         #[arg(short, long)]
-        out: PathBuf,
+        out: Option<PathBuf>,
         /// Build a Kaggle agent (its last function, called as
         /// `agent(obs, config)`) for this game. Without it, a .py file that
         /// defines `agent` and no `act` is a Kaggle agent, and so is a folder
@@ -91,6 +101,11 @@ enum Command {
         #[command(subcommand)]
         command: ReplayCommand,
     },
+    /// The replays ladders store: `keep` stores those their policy left out.
+    Replays {
+        #[command(subcommand)]
+        command: ReplaysCommand,
+    },
     /// Validate a bot for a game, as `check --game` does, and store it under a
     /// name: identical bytes again are a no-op, new bytes are a new version
     /// (older versions keep their results).
@@ -98,9 +113,14 @@ enum Command {
     /// With --server, upload it to a `ludus serve` instead, which validates
     /// and stores it in the same way (--token: your API token).
     Submit {
+        /// The bot's .wasm file (`ludus build-bot` makes one from source).
         bot: PathBuf,
+        /// The name to store it under: a new name is a new bot, a name
+        /// already stored takes these bytes as its next version.
         #[arg(long)]
         name: String,
+        /// The game it plays (see `ludus games`); it must pass that game's
+        /// validation match.
         #[arg(long)]
         game: String,
         #[command(flatten)]
@@ -118,6 +138,7 @@ enum Command {
     Serve {
         #[command(flatten)]
         db: DbArg,
+        /// The address and port to serve on.
         #[arg(long, default_value = "127.0.0.1:8080")]
         listen: std::net::SocketAddr,
         /// Matches played at once in this process (default: the cores); 0
@@ -168,6 +189,7 @@ enum Command {
         /// The ladder (default: the latest, of --game if given).
         #[arg(long)]
         ladder: Option<i64>,
+        /// The game whose latest ladder to list, when --ladder is not given.
         #[arg(long)]
         game: Option<String>,
         /// Only the matches this bot plays.
@@ -181,9 +203,12 @@ enum Command {
         /// The ladder (default: the latest, of --game if given).
         #[arg(long)]
         ladder: Option<i64>,
+        /// The game whose latest ladder to show, when --ladder is not given.
         #[arg(long)]
         game: Option<String>,
-        #[arg(long, default_value = "table")]
+        /// How to write it: a table to read, JSON or CSV for programs (full
+        /// precision), Markdown, or the viewer's HTML page.
+        #[arg(long, default_value = "table", value_parser = league::format_parser())]
         format: ludus_leaderboard::report::Format,
         /// Write here instead of stdout. For html: a directory, receiving
         /// index.html, and every match's replay and replay page in replays/.
@@ -219,13 +244,18 @@ enum Command {
     /// Head-to-head: seat-swapped game pairs on fresh seeds until a
     /// pentanomial SPRT decides whether A is stronger than B.
     MatchUp {
+        /// The tested bot's .wasm file: is it stronger than B?
         a: PathBuf,
+        /// The bot to measure A against (e.g. A's previous version).
         b: PathBuf,
+        /// The game (see `ludus games`); it must allow two seats.
         #[arg(long)]
         game: String,
         /// SPRT bounds in logistic Elo, and error rates.
         #[arg(long, default_value = "elo0=0,elo1=10,alpha=0.05,beta=0.05")]
         sprt: String,
+        /// The seed each pair's seed derives from: the same seed, bots and
+        /// options give the same pairs.
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Stop undecided after this many pairs.
@@ -258,8 +288,10 @@ enum EngineCommand {
     /// {"step", "observation" (as seat 0 sees it, in the reference's shape),
     /// "rewards", "statuses"}. Stops at the end of the file or of the game.
     Run {
+        /// The game (see `ludus games`).
         #[arg(long)]
         game: String,
+        /// The game's seed.
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Seats (default: the game's fewest).
@@ -278,6 +310,7 @@ enum EngineCommand {
 enum UserCommand {
     /// Add an account and print its API token, once (only its hash is stored).
     Add {
+        /// The account's name, as its bots' pages show it.
         name: String,
         #[command(flatten)]
         db: DbArg,
@@ -292,6 +325,8 @@ enum LadderCommand {
         /// The ladder (default: the continuous ladder of --game, or the latest).
         #[arg(long)]
         ladder: Option<i64>,
+        /// The game whose continuous ladder to recompute, when --ladder is
+        /// not given.
         #[arg(long)]
         game: Option<String>,
         #[command(flatten)]
@@ -311,8 +346,24 @@ enum LadderCommand {
         /// The ladder (default: the latest, of --game if given).
         #[arg(long)]
         ladder: Option<i64>,
+        /// The game whose latest ladder to show, when --ladder is not given.
         #[arg(long)]
         game: Option<String>,
+        #[command(flatten)]
+        db: DbArg,
+    },
+}
+
+#[derive(Subcommand)]
+enum ReplaysCommand {
+    /// Store every replay that a ladder's policy (--keep-replays) left out,
+    /// playing each match again and checking it against its recorded
+    /// sha256: run it before an upgrade that changes the Ludus, rules or
+    /// wasmtime version, which could not regenerate them afterwards.
+    Keep {
+        /// Only this ladder (default: every ladder).
+        #[arg(long)]
+        ladder: Option<i64>,
         #[command(flatten)]
         db: DbArg,
     },
@@ -348,13 +399,18 @@ enum ReplayCommand {
         #[command(flatten)]
         db: OptionalDbArg,
     },
-    /// Print what happened in a replay.
+    /// Print what happened in a replay: the match in brief, the turns with
+    /// faults and refusals, and the command that shows the first in full.
     Show {
         /// A replay file, or the id (or a unique prefix) of a stored match.
         replay: String,
-        /// Print this turn in full (answers, faults, logs, refusals).
+        /// Print this turn in full: every seat's fuel, answer, fault,
+        /// refusals and log, whole; the scores and state hash after it.
         #[arg(long)]
         turn: Option<u32>,
+        /// With --turn: only this seat (0 is the first).
+        #[arg(long, requires = "turn")]
+        seat: Option<usize>,
         #[command(flatten)]
         db: OptionalDbArg,
     },
@@ -413,6 +469,18 @@ pub(crate) struct ServeScheduling {
     /// kept busy. A new version's placement series is played regardless.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub(crate) max_matches_per_hour: Option<u32>,
+    /// Which replays the continuous ladders store (a ladder created
+    /// earlier keeps its own unless this is given).
+    #[command(flatten)]
+    pub(crate) keep: KeepReplaysArg,
+    /// Matches played again at once to regenerate replays their ladders
+    /// did not store; a request waits 10 s at most for its turn.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) regenerations_at_once: u32,
+    /// Megabytes of regenerated replays (gzip) kept in memory, so that a
+    /// match opened again is not played again.
+    #[arg(long, value_name = "MB", default_value_t = 64)]
+    pub(crate) replay_cache_mb: u64,
 }
 
 /// A folder that exists.
@@ -442,6 +510,17 @@ pub(crate) struct LeaseArg {
     /// 60s, 2m).
     #[arg(long, default_value = "60s", value_parser = humantime::parse_duration)]
     pub(crate) lease: std::time::Duration,
+}
+
+/// Which replays a ladder stores.
+#[derive(Args)]
+pub(crate) struct KeepReplaysArg {
+    /// Which replays the ladder stores: all, none, recent:N (of its last N
+    /// matches), faults (of every match in which a seat faulted), or both
+    /// of the last, e.g. recent:1000,faults, a new ladder's default. Any
+    /// other replay is regenerated on request by playing the match again.
+    #[arg(long, value_name = "POLICY")]
+    pub(crate) keep_replays: Option<ludus_leaderboard::retention::KeepReplays>,
 }
 
 /// The database a replay command may read stored matches and bots from.
@@ -492,6 +571,7 @@ impl LimitArgs {
 }
 
 fn main() {
+    quiet_on_closed_pipe();
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("LUDUS_LOG")
@@ -502,14 +582,17 @@ fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Games => games(),
-        Command::Check { bot, game, limits } => {
-            check::check(&bot, game.as_deref(), &limits.limits())
-        }
+        Command::Check {
+            bot,
+            game,
+            strict,
+            limits,
+        } => check::check(&bot, game.as_deref(), strict, &limits.limits()),
         Command::BuildBot {
             source,
             out,
             kaggle,
-        } => build_bot(&source, &out, kaggle),
+        } => build::build_bot(&source, out, kaggle),
         Command::Play {
             game,
             seed,
@@ -519,9 +602,17 @@ fn main() {
             limits,
             bots,
         } => play(&game, seed, map, config, out, limits.limits(), &bots),
+        Command::Replays {
+            command: ReplaysCommand::Keep { ladder, db },
+        } => replays::keep(ladder, &db.db),
         Command::Replay { command } => match command {
             ReplayCommand::Verify { replay, bots, db } => verify(&replay, bots, &db),
-            ReplayCommand::Show { replay, turn, db } => show(&replay, turn, &db),
+            ReplayCommand::Show {
+                replay,
+                turn,
+                seat,
+                db,
+            } => show(&replay, turn, seat, &db),
             ReplayCommand::Html {
                 replay,
                 out,
@@ -633,6 +724,21 @@ fn main() {
     }
 }
 
+/// A closed pipe (`ludus play ... | head`) ends the program quietly, as it
+/// does any Unix tool, instead of a panic in `println!`: SIGPIPE goes back
+/// to its default, which the Rust runtime sets to ignore. Sockets are not
+/// concerned: the standard library sends on them without the signal
+/// (`MSG_NOSIGNAL`, or `SO_NOSIGPIPE` on macOS), so a client that hangs up
+/// on `ludus serve` is still an error of that one connection.
+fn quiet_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in `main`, before any thread is spawned;
+    // SIG_DFL is a valid disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 /// The error and its causes on one line, each said once: a cause whose
 /// text is already in the line (a message that quotes its source) is left
 /// out, and line breaks inside a message become spaces.
@@ -681,32 +787,6 @@ fn games() -> Result<()> {
             g.score_unit,
             g.summary
         );
-    }
-    Ok(())
-}
-
-fn build_bot(
-    source: &Path,
-    out: &Path,
-    kaggle: Option<ludus_host::build::kaggle::KaggleGame>,
-) -> Result<()> {
-    use ludus_host::build::{BuildOptions, Built};
-    let tools = ludus_host::build::default_tools_dir();
-    let built = ludus_host::build::build_bot(source, out, &tools, &BuildOptions { kaggle })
-        .with_context(|| format!("cannot build {}", source.display()))?;
-    let bytes = std::fs::read(out)?;
-    println!(
-        "built    {} ({} bytes, sha256 {})",
-        out.display(),
-        bytes.len(),
-        ludus_host::sha256_hex(&bytes)
-    );
-    match built {
-        Built::Kaggle(game) => {
-            println!("kind     Kaggle agent for {game} (its last callable, called as on Kaggle)");
-            println!("next     ludus check --game {game} {}", out.display());
-        }
-        Built::Python | Built::C => println!("next     ludus check {}", out.display()),
     }
     Ok(())
 }

@@ -1,12 +1,14 @@
 //! The commands around single matches: play, replay verify/show/html/export,
 //! and the list of a ladder's matches.
 
+use crate::findings::{self, ReplayArg};
 use crate::{clip, game_config, EmbedArg, OptionalDbArg};
 use anyhow::{bail, Context, Result};
+use ludus_host::numbers::rounded;
 use ludus_host::{short_id, Limits, Replay, Sandbox};
 use ludus_leaderboard::lookup::{self, Places, ReplaySource};
-use ludus_leaderboard::report;
 use ludus_leaderboard::store::{Location, Store};
+use ludus_leaderboard::{report, seated};
 use std::path::{Path, PathBuf};
 
 /// The database of `--db` (or `LUDUS_DB`), or `ludus.db` when it is
@@ -27,7 +29,9 @@ fn optional_store(arg: &OptionalDbArg) -> Result<Option<Store>> {
 
 fn open_replay(arg: &str, db: &OptionalDbArg) -> Result<(Replay, ReplaySource, Option<Store>)> {
     let store = optional_store(db)?;
-    let (replay, source) = lookup::open_replay(arg, store.as_ref())?;
+    // A stored match whose replay its ladder did not keep is played again.
+    let sandbox = Sandbox::new()?;
+    let (replay, source) = lookup::open_replay(arg, store.as_ref(), &sandbox)?;
     Ok((replay, source, store))
 }
 
@@ -89,13 +93,17 @@ pub(crate) fn play(
         ))
     });
     replay.save(&out)?;
-    print_summary(&replay);
+    let summary = print_summary(&replay);
     println!("replay   {}", out.display());
+    let arg = out.display().to_string();
+    let db = None;
+    findings::print_next(&summary, &ReplayArg { arg: &arg, db });
     Ok(())
 }
 
-/// The match in brief: the header, a line per seat, the result.
-fn print_summary(replay: &Replay) {
+/// The match in brief: the header, a line per seat (with its first fault
+/// and refusal), the result.
+fn print_summary(replay: &Replay) -> ludus_host::Summary {
     let board_seed = ludus_engine::registry::info(&replay.game)
         .map(|g| g.game_seed(replay.seed))
         .ok()
@@ -111,15 +119,23 @@ fn print_summary(replay: &Replay) {
         replay.short_id()
     );
     let summary = replay.summary();
+    // Where the running score counts something else than the score (Planet
+    // Wars: the share of opponents outlasted, then the final ships), both.
+    let progress_head = summary
+        .progress_unit
+        .map_or(String::new(), |unit| format!(" {unit:>8}"));
     println!(
-        "{:<5} {:<24} {:>5} {:>10} {:>8}  faults",
+        "{:<5} {:<24} {:>5} {:>10}{progress_head} {:>8}  faults",
         "seat", "bot", "place", summary.score_unit, "refused"
     );
     for s in &summary.seats {
         let place = s.place.map_or("-".into(), |p| p.to_string());
-        let score = s.score.map_or("-".into(), |x| format!("{x}"));
+        let score = s.score.map_or("-".into(), |x| rounded(x, 2));
+        let progress = summary.progress_unit.map_or(String::new(), |_| {
+            format!(" {:>8}", s.progress.map_or("-".into(), |x| rounded(x, 2)))
+        });
         println!(
-            "{:<5} {:<24} {:>5} {:>10} {:>8}  {}",
+            "{:<5} {:<24} {:>5} {:>10}{progress} {:>8}  {}",
             s.seat,
             clip(&s.name, 24),
             place,
@@ -133,12 +149,19 @@ fn print_summary(replay: &Replay) {
                 clip(&format!("turn {turn}: {fault}"), 160)
             );
         }
+        findings::print_seat_refusals(s);
     }
     println!("result   {}", summary.result);
+    summary
 }
 
 pub(crate) fn verify(arg: &str, mut dirs: Vec<PathBuf>, db: &OptionalDbArg) -> Result<()> {
-    let (replay, source, store) = open_replay(arg, db)?;
+    let (mut replay, source, store) = open_replay(arg, db)?;
+    // Each seat as its ladder seated it, whatever bytes it shares.
+    let seated = seated::scheduled_in(store.as_ref(), &replay)?;
+    if let Some(s) = &seated {
+        seated::rename(&mut replay, &seated::names(s));
+    }
     if dirs.is_empty() {
         if let ReplaySource::File(path) = &source {
             dirs.push(path.parent().map(Path::to_path_buf).unwrap_or_default());
@@ -155,7 +178,10 @@ pub(crate) fn verify(arg: &str, mut dirs: Vec<PathBuf>, db: &OptionalDbArg) -> R
         },
     )?;
     for (seat, (bot, place)) in found.iter().enumerate() {
-        println!("seat {seat}   {} from {place}", bot.name);
+        let name = seated
+            .as_ref()
+            .map_or(bot.name.clone(), |s| s[seat].label());
+        println!("seat {seat}   {name} from {place}");
     }
     let bots = found.into_iter().map(|(bot, _)| bot).collect();
     match ludus_host::verify(&replay, bots)? {
@@ -178,13 +204,15 @@ pub(crate) fn replay_html(
     embed: EmbedArg,
     db: &OptionalDbArg,
 ) -> Result<()> {
-    let (replay, _, _) = open_replay(arg, db)?;
+    let (replay, _, store) = open_replay(arg, db)?;
+    let names = seated::scheduled_in(store.as_ref(), &replay)?
+        .map_or_else(Vec::new, |s| seated::labels(&s));
     let embed = match embed {
         EmbedArg::Auto => ludus_viewer::Embed::Auto,
         EmbedArg::Json => ludus_viewer::Embed::Json,
         EmbedArg::Gzip => ludus_viewer::Embed::Gzip,
     };
-    let (html, notes) = ludus_viewer::replay_page(&replay, embed);
+    let (html, notes) = ludus_viewer::named_replay_page(&replay, &names, embed);
     for note in notes {
         eprintln!("warning: {arg}: {note}");
     }
@@ -201,8 +229,17 @@ pub(crate) fn replay_html(
     Ok(())
 }
 
-pub(crate) fn show(arg: &str, turn: Option<u32>, db: &OptionalDbArg) -> Result<()> {
-    let (replay, _, _) = open_replay(arg, db)?;
+pub(crate) fn show(
+    arg: &str,
+    turn: Option<u32>,
+    seat: Option<usize>,
+    db: &OptionalDbArg,
+) -> Result<()> {
+    let (mut replay, source, store) = open_replay(arg, db)?;
+    // Each seat as its ladder seated it (`name vN`), whatever bytes it shares.
+    if let Some(s) = seated::scheduled_in(store.as_ref(), &replay)? {
+        seated::rename(&mut replay, &seated::labels(&s));
+    }
     let Some(t) = turn else {
         for (seat, info) in replay.seats.iter().enumerate() {
             println!(
@@ -211,51 +248,28 @@ pub(crate) fn show(arg: &str, turn: Option<u32>, db: &OptionalDbArg) -> Result<(
                 short_id(&info.sha256)
             );
         }
-        print_summary(&replay);
+        let summary = print_summary(&replay);
+        findings::print_turn_lists(&summary);
+        let db = match source {
+            // `LUDUS_DB`, or ludus.db here, finds the match again by itself.
+            ReplaySource::Stored(location)
+                if std::env::var_os("LUDUS_DB").is_none()
+                    && location != Location::File("ludus.db".into()) =>
+            {
+                Some(location.to_string())
+            }
+            _ => None,
+        };
+        findings::print_next(&summary, &ReplayArg { arg, db });
         return Ok(());
     };
-    let Some(rec) = replay.turns.iter().find(|r| r.turn == t) else {
-        bail!(
-            "{arg} has turns 1 to {}; there is no turn {t}",
-            replay.turns.len()
-        );
-    };
-    println!("turn {t}, state {}", short_id(&rec.state_hash));
-    for (seat, s) in rec.seats.iter().enumerate() {
-        println!("seat {seat} ({}), fuel {}", replay.seats[seat].name, s.fuel);
-        if s.out {
-            println!("  out of the match");
-        }
-        if s.waiting {
-            println!("  not its move: not called");
-        }
-        if let Some(a) = &s.answer {
-            println!("  answer  {}", clip(a, 400));
-        }
-        if let Some(f) = &s.fault {
-            println!("  fault   {f}");
-        }
-        for r in &s.refused {
-            println!("  refused {}: {}", r.kind, r.reason);
-        }
-        if !s.log.is_empty() {
-            println!(
-                "  log     {}",
-                clip(s.log.trim_end(), 400).replace('\n', "\n          ")
-            );
-        }
-        if s.log_dropped > 0 {
-            println!("  log     ({} bytes dropped over the cap)", s.log_dropped);
-        }
-    }
-    println!("scores  {:?}", rec.scores);
-    Ok(())
+    findings::print_turn(&replay, t, seat).with_context(|| arg.to_string())
 }
 
 pub(crate) fn export(prefix: &str, out: &Path, db: &OptionalDbArg) -> Result<()> {
     let store = optional_store(db)?
         .context("no ludus.db here to export a match from; pass --db with your Ludus database")?;
-    let replay = lookup::stored_replay(&store, prefix)?;
+    let replay = lookup::stored_replay(&store, prefix, &Sandbox::new()?)?;
     replay.save(out)?;
     println!(
         "wrote {} (match {}, {} turns of {})",

@@ -2,6 +2,7 @@
 //! (through the server's API client) and `ladder recompute`.
 
 use anyhow::{bail, Context, Result};
+use ludus_host::numbers::fixed;
 use ludus_leaderboard::house::{self, Retired};
 use ludus_leaderboard::ratings;
 use ludus_leaderboard::store::{Location, Store};
@@ -36,6 +37,9 @@ pub fn serve(
     config.trusted_proxies = limits.trusted_proxy;
     config.house = scheduling.house;
     config.continuous.max_per_hour = scheduling.max_matches_per_hour;
+    config.continuous.keep_replays = scheduling.keep.keep_replays;
+    config.regenerations_at_once = scheduling.regenerations_at_once as usize;
+    config.replay_cache_bytes = scheduling.replay_cache_mb << 20;
     ludus_server::run(config)
 }
 
@@ -107,8 +111,8 @@ pub fn recompute(ladder: Option<i64>, game: Option<&str>, db: &Location) -> Resu
     println!("{:<28} {:>10} {:>10}", "bot", "stored", "recomputed");
     for (b, stored, computed) in &r.bots {
         let name = format!("{} v{}", b.name, b.version);
-        let s = stored.map_or("-".into(), |s| format!("{s:.3}"));
-        println!("{name:<28} {s:>10} {computed:>10.3}");
+        let s = stored.map_or("-".into(), |s| fixed(s, 3));
+        println!("{name:<28} {s:>10} {:>10}", fixed(*computed, 3));
     }
     if r.differ() > 0 {
         return Err(ludus_leaderboard::Error::RatingsDiffer {

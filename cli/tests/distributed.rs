@@ -85,9 +85,9 @@ fn finish(child: Child) -> String {
     text(&o)
 }
 
-/// The test: one process on SQLite, one process on PostgreSQL, and
-/// three `ludus worker` processes on PostgreSQL with one killed with
-/// SIGKILL mid-way give identical result rows and leaderboards.
+/// One process on SQLite, one process on PostgreSQL, and three `ludus
+/// worker` processes on PostgreSQL (storing no replay) with one killed
+/// with SIGKILL mid-way give identical result rows and leaderboards.
 #[test]
 fn one_ladder_gives_the_same_results_on_sqlite_postgres_and_three_workers_one_killed() {
     let cluster = ludus_testkit::postgres::shared();
@@ -103,9 +103,11 @@ fn one_ladder_gives_the_same_results_on_sqlite_postgres_and_three_workers_one_ki
     one_process(d, &one);
     assert_eq!(outcome(d, &one), on_sqlite, "one process on PostgreSQL");
 
+    // The workers store no replay: they send each result with its
+    // replay's sha256 alone, and the results are the same.
     let three = cluster.create_database();
     submit_three(d, &three);
-    let mut create = vec!["ladder", "create"];
+    let mut create = vec!["ladder", "create", "--keep-replays", "none"];
     create.extend(ladder_options(&three));
     let o = ludus(&create, d);
     assert!(o.status.success(), "{}", text(&o));
@@ -145,6 +147,15 @@ fn one_ladder_gives_the_same_results_on_sqlite_postgres_and_three_workers_one_ki
     );
     let played = cluster.psql(&three, "SELECT sum(played) FROM workers");
     assert_eq!(played, TOTAL.to_string(), "every match committed once");
+    assert_eq!(cluster.psql(&three, "SELECT count(*) FROM replays"), "0");
+    // Any of them is played again on request, and checked.
+    let id = ludus_host::short_id(&on_sqlite.0[TOTAL - 1].match_id).to_string();
+    let o = ludus(&["replay", "verify", &id, "--db", &three], d);
+    assert!(
+        o.status.success() && text(&o).contains("re-ran identically"),
+        "{}",
+        text(&o)
+    );
 }
 
 /// Two `ladder run`s of one ladder on one SQLite file share the work: both
@@ -200,46 +211,6 @@ fn ladder_status_shows_done_matches_and_the_workers() {
     ] {
         assert!(t.contains(&needle), "`{needle}` is not in:\n{t}");
     }
-}
-
-/// `ludus` run with its output on a pseudo-terminal: what it wrote there.
-fn on_terminal(args: &[&str], dir: &Path) -> String {
-    use portable_pty::{native_pty_system, CommandBuilder, PtySize};
-    use std::io::Read;
-    let pty = native_pty_system()
-        .openpty(PtySize {
-            rows: 24,
-            cols: 200,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .unwrap();
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_ludus"));
-    cmd.args(args);
-    cmd.cwd(dir);
-    cmd.env(
-        "LUDUS_CACHE_DIR",
-        ludus_testkit::workspace_root().join("target/module-cache"),
-    );
-    cmd.env_remove("LUDUS_DB");
-    let mut child = pty.slave.spawn_command(cmd).unwrap();
-    drop(pty.slave);
-    let mut reader = pty.master.try_clone_reader().unwrap();
-    // Read while the child writes (a terminal's buffer is small); the read
-    // ends in an error once the child has exited and closed its side.
-    let reading = std::thread::spawn(move || {
-        let mut out = Vec::new();
-        let mut buf = [0u8; 4096];
-        while let Ok(n @ 1..) = reader.read(&mut buf) {
-            out.extend_from_slice(&buf[..n]);
-        }
-        out
-    });
-    let status = child.wait().unwrap();
-    drop(pty.master);
-    let out = String::from_utf8_lossy(&reading.join().unwrap()).into_owned();
-    assert!(status.success(), "{out}");
-    out
 }
 
 /// `ladder run` and `worker` draw a progress bar when their output is a
@@ -432,7 +403,7 @@ fn stopped_by_sigterm(which: Stopped) {
     match which {
         Stopped::Worker => {
             assert!(status.success(), "{t}");
-            assert!(t.contains("stops: it played 1 matches"), "{t}");
+            assert!(t.contains("stops: it played 1 match"), "{t}");
         }
         Stopped::LadderRun => {
             assert_eq!(status.code(), Some(1), "{t}");
@@ -452,7 +423,7 @@ fn stopped_by_sigterm(which: Stopped) {
 
     let t = finish(spawn(command, d));
     match which {
-        Stopped::Worker => assert!(t.contains("stops: it played 1 matches"), "{t}"),
+        Stopped::Worker => assert!(t.contains("stops: it played 1 match"), "{t}"),
         Stopped::LadderRun => assert!(t.contains("resuming: 1 of 2 matches already played"), "{t}"),
     }
     assert_eq!(

@@ -165,7 +165,7 @@ fn bad_invocations_fail_with_one_line_naming_the_culprit_and_what_to_do() {
                 .to_vec(),
             vec![
                 "planet-wars rules v99",
-                "this Ludus plays v1",
+                "this Ludus plays v2",
                 "use that version",
             ],
         ),

@@ -166,6 +166,18 @@ fn leaderboard_formats_and_the_html_page_with_replays() {
         dir.path(),
     );
     assert!(o.status.success(), "{}", text(&o));
+    // The table is for people: a round is one round, numbers are rounded.
+    let o = ludus(&["leaderboard"], dir.path());
+    let t = text(&o);
+    assert!(t.contains("(2 seats, 1 round, seed 0)"), "{t}");
+    assert_eq!(long_decimals(&t), Vec::<String>::new(), "{t}");
+    assert!(!t.contains("-0.0"), "{t}");
+    let o = ludus(&["leaderboard", "--format", "ranking"], dir.path());
+    assert!(
+        text(&o).contains("[possible values: table, json, csv, markdown, html]"),
+        "{}",
+        text(&o)
+    );
     for (format, needle) in [
         ("table", "rank"),
         ("json", "\"rows\""),
@@ -262,4 +274,200 @@ fn match_up_accepts_h1_for_the_stronger_bot_and_prints_llr_elo_and_los() {
         "{t}"
     );
     assert!(t.contains("H1 accepted"), "{t}");
+    // One summary at the end, not a line per pair: pairs, score, Elo, and
+    // the LLR against its bounds.
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let summaries: Vec<&str> = stdout.lines().filter(|l| l.starts_with("pairs ")).collect();
+    let [summary] = summaries[..] else {
+        panic!("one summary line: {stdout}")
+    };
+    let pairs: u64 = summary.split_whitespace().nth(1).unwrap().parse().unwrap();
+    assert!(pairs > 1, "{summary}");
+    for part in [" score ", "% ", " Elo +", " LLR ", " in [-2.94, 2.94]"] {
+        assert!(summary.contains(part), "`{part}` in {summary}");
+    }
+    assert_eq!(long_decimals(&t), Vec::<String>::new(), "{t}");
+    // Without a terminal, progress is a running summary every few seconds
+    // (none at all for a quick match-up), never a line per pair.
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert!(
+        lines.iter().all(|l| l.starts_with("pairs ")) && (lines.len() as u64) < pairs / 2,
+        "{stderr}"
+    );
+}
+
+/// On a terminal, `match-up` draws its progress: a gauge of the LLR between
+/// H0's and H1's bounds beside the running summary, cleared at the end.
+#[test]
+fn match_up_draws_the_llr_between_its_bounds_on_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = on_terminal(
+        &[
+            "match-up",
+            &bot("planet_wars_expander"),
+            &bot("planet_wars_idle"),
+            "--game",
+            "planet-wars",
+            "--sprt",
+            "elo0=0,elo1=50",
+        ],
+        dir.path(),
+    );
+    assert!(
+        out.contains("H0 [") && out.contains("] H1  pairs ") && out.contains('\u{1b}'),
+        "a gauge with the running summary: {out:?}"
+    );
+    assert!(out.contains("H1 accepted"), "{out}");
+}
+
+#[test]
+fn replays_keep_stores_what_the_policy_left_out_and_a_bad_policy_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    submit_planet_wars_examples(d, "ludus.db");
+    let run = |keep: &str| {
+        ludus(
+            &[
+                "ladder",
+                "run",
+                "--game",
+                "planet-wars",
+                "--config",
+                r#"{"max_turns": 40}"#,
+                "--keep-replays",
+                keep,
+            ],
+            d,
+        )
+    };
+    let o = run("recent:0");
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains("`recent:0` keeps nothing; say `none`"),
+        "{}",
+        text(&o)
+    );
+    let o = run("sometimes");
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains("expected `all`, `none`, `recent:N`, `faults`"),
+        "{}",
+        text(&o)
+    );
+    let o = run("none");
+    assert!(o.status.success(), "{}", text(&o));
+    let status = text(&ludus(&["ladder", "status"], d));
+    assert!(
+        status.contains("keeps none: 0 of the played matches' replays stored"),
+        "{status}"
+    );
+    // As a Ludus of another version sees the database: the results stand,
+    // the replays not stored are lost to it, and it says so.
+    let db = rusqlite::Connection::open(d.join("ludus.db")).unwrap();
+    let version: String = db
+        .query_row("SELECT ludus_version FROM ladders", [], |r| r.get(0))
+        .unwrap();
+    db.execute("UPDATE ladders SET ludus_version = '0.0.1'", [])
+        .unwrap();
+    let status = text(&ludus(&["ladder", "status"], d));
+    assert!(
+        status.contains("6 matches have no stored replay and this Ludus cannot regenerate them"),
+        "{status}"
+    );
+    let matches = text(&ludus(&["matches"], d));
+    assert!(matches.lines().count() >= 6, "the results stand: {matches}");
+    let o = ludus(&["replays", "keep"], d);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("Ludus 0.0.1"), "{}", text(&o));
+    db.execute("UPDATE ladders SET ludus_version = ?1", [&version])
+        .unwrap();
+    let o = ludus(&["replays", "keep"], d);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("stored 6 replays"), "{}", text(&o));
+    let status = text(&ludus(&["ladder", "status"], d));
+    assert!(
+        status.contains("keeps none: 6 of the played matches' replays stored"),
+        "{status}"
+    );
+    let stored: i64 = db
+        .query_row("SELECT count(*) FROM replays", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(stored, 6);
+    // Nothing left to keep: a second run stores none.
+    let o = ludus(&["replays", "keep"], d);
+    assert!(text(&o).contains("stored 0 replays"), "{}", text(&o));
+}
+
+#[test]
+fn leaderboards_count_each_bots_refused_moves_beside_its_faults() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let wat = ludus_testkit::workspace_root().join("host/tests/hostile/illegal_moves.wat");
+    std::fs::write(d.join("mover.wasm"), wat::parse_file(wat).unwrap()).unwrap();
+    let o = ludus(
+        &[
+            "submit",
+            "mover.wasm",
+            "--name",
+            "mover",
+            "--game",
+            "planet-wars",
+        ],
+        d,
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    submit(d, "planet_wars_idle", "idle");
+    let o = ludus(
+        &[
+            "ladder",
+            "run",
+            "--game",
+            "planet-wars",
+            "--config",
+            r#"{"max_turns": 30}"#,
+        ],
+        d,
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("refused"),
+        "the table's column: {}",
+        text(&o)
+    );
+    let board: serde_json::Value =
+        serde_json::from_str(&text(&ludus(&["leaderboard", "--format", "json"], d))).unwrap();
+    // What the replays record, seat by seat, recounted.
+    let mut recounted = std::collections::BTreeMap::<String, u64>::new();
+    for m in board["matches"].as_array().unwrap() {
+        let id = m["match_id"].as_str().unwrap();
+        let o = ludus(&["replay", "export", id, "-o", "m.json"], d);
+        assert!(o.status.success(), "{}", text(&o));
+        let replay = ludus_host::Replay::load(&d.join("m.json")).unwrap();
+        for (seat, n) in replay.refusal_counts().into_iter().enumerate() {
+            let name = replay.seats[seat]
+                .name
+                .split(' ')
+                .next()
+                .unwrap()
+                .to_string();
+            *recounted.entry(name).or_default() += n as u64;
+        }
+    }
+    for row in board["rows"].as_array().unwrap() {
+        let bot = row["bot"].as_str().unwrap();
+        let refused = row["refused"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("no refused count: {row}"));
+        assert_eq!(refused, recounted[bot], "{bot}: {row}");
+    }
+    assert!(
+        recounted["mover"] > 0 && recounted["idle"] == 0,
+        "{recounted:?}"
+    );
+    let csv = text(&ludus(&["leaderboard", "--format", "csv"], d));
+    assert!(
+        csv.lines().next().unwrap().ends_with("faults,refused"),
+        "{csv}"
+    );
 }

@@ -13,7 +13,8 @@
 //! `submit`, `ladder run` on 1 and 2 threads (identical leaderboards; a
 //! table ladder at more than two seats), `leaderboard` in every format,
 //! `matches`, `replay export` and `replay verify` of a stored match by its
-//! id, and for two seats a `match-up` run to a decision. The row of a
+//! id (from a ladder that stored every replay, and from one that stored
+//! none, whose replay is regenerated: the same bytes), and for two seats a `match-up` run to a decision. The row of a
 //! game's fewest seats also opens the replay page in headless Chromium and
 //! plays it to the end with no console error.
 
@@ -177,12 +178,15 @@ fn ladders(game: &GameInfo, seats: usize, dir: &Path, names: &[String], config: 
     std::fs::copy(dir.join("one.db"), dir.join("two.db")).unwrap();
     let players = seats.to_string();
     let mut boards = Vec::new();
-    for (db, threads) in [("one.db", "1"), ("two.db", "2")] {
+    // The second keeps no replay: every replay it serves is regenerated.
+    for (db, threads, keep) in [("one.db", "1", "all"), ("two.db", "2", "none")] {
         let t = ok(
             dir,
             &[
                 "ladder",
                 "run",
+                "--keep-replays",
+                keep,
                 "--game",
                 game.id,
                 "--players",
@@ -213,7 +217,8 @@ fn ladders(game: &GameInfo, seats: usize, dir: &Path, names: &[String], config: 
     assert_eq!(matches.len(), if seats == 2 { 6 } else { seats });
     assert_eq!(board["score_unit"], game.score_unit);
     for m in matches {
-        let seed = m["seed"].as_u64().unwrap();
+        // A string of its digits: a JSON number would lose those past 2^53.
+        let seed: u64 = m["seed"].as_str().unwrap().parse().unwrap();
         assert!(
             seed <= game.max_seed,
             "match seed {seed} is beyond {}'s range",
@@ -272,6 +277,31 @@ fn ladders(game: &GameInfo, seats: usize, dir: &Path, names: &[String], config: 
         t.contains("re-ran identically") && t.contains("the bot store"),
         "{t}"
     );
+    // The ladder that kept none: the same replay, played again on request.
+    let t = ok(dir, &["ladder", "status", "--db", "two.db"]);
+    assert!(
+        t.contains("keeps none: 0 of the played matches' replays stored"),
+        "{t}"
+    );
+    ok(
+        dir,
+        &[
+            "replay",
+            "export",
+            short,
+            "-o",
+            "regenerated.json",
+            "--db",
+            "two.db",
+        ],
+    );
+    assert_eq!(
+        std::fs::read(dir.join("regenerated.json")).unwrap(),
+        std::fs::read(dir.join("stored.json")).unwrap(),
+        "a regenerated replay is the stored one, byte for byte"
+    );
+    let t = ok(dir, &["replay", "verify", short, "--db", "two.db"]);
+    assert!(t.contains("re-ran identically"), "{t}");
 }
 
 /// A match-up of the game's first example bot against its last, on a

@@ -312,3 +312,208 @@ fn on_postgres_two_remote_workers_play_what_the_server_schedules() {
     assert!(status.success(), "ludus serve ended with {status}");
     verify_and_recompute(dir.path(), &db, &id);
 }
+
+/// Adds the account `name` to the scratch directory's database and
+/// returns its token.
+fn add_user(dir: &Path, name: &str) -> String {
+    let o = ludus(&["user", "add", name], dir);
+    assert!(o.status.success(), "{}", text(&o));
+    String::from_utf8(o.stdout).unwrap().trim().to_string()
+}
+
+/// The seat lines a command printed: `seat N` and what follows, by seat.
+fn seat_lines(out: &str, seats: usize) -> Vec<String> {
+    (0..seats)
+        .map(|seat| {
+            let tag = format!("seat {seat}");
+            out.lines()
+                .find(|l| l.starts_with(&tag))
+                .unwrap_or_else(|| panic!("no `{tag}` line in:\n{out}"))
+                .to_string()
+        })
+        .collect()
+}
+
+/// A class that starts from the sample bot: in a four-seat game, alice's
+/// and carol's bots are the same bytes, bob's and dave's too, uploaded from
+/// two accounts. Every place that names a match's seats, the match API, its
+/// page in Chromium, `replay show` and `replay verify`, names each by the
+/// bot and version the schedule seated there; the page shows the seed's
+/// exact digits, beyond 2^53, and `ludus play --seed` with them re-plays
+/// the match byte for byte.
+#[test]
+fn a_four_seat_match_on_shared_bytes_is_named_as_scheduled_and_replays_from_its_pages_seed() {
+    const GAME: &str = "claim";
+    let dir = tempfile::tempdir().unwrap();
+    let alice = add_user(dir.path(), "alice");
+    let carol = add_user(dir.path(), "carol");
+    let server = serve(dir.path(), &["--workers", "1"]);
+    let examples = ludus_testkit::example_bots(GAME);
+    let (x, y) = (&examples[0], &examples[1]);
+    let bytes = |name: &str| {
+        if ["alice", "carol"].contains(&name) {
+            x
+        } else {
+            y
+        }
+    };
+    for (name, token) in [
+        ("carol", &carol),
+        ("bob", &alice),
+        ("alice", &alice),
+        ("dave", &carol),
+    ] {
+        let o = ludus(
+            &[
+                "submit",
+                &bot(bytes(name)),
+                "--name",
+                name,
+                "--game",
+                GAME,
+                "--server",
+                &server.url,
+                "--token",
+                token,
+            ],
+            dir.path(),
+        );
+        assert!(o.status.success(), "{}", text(&o));
+    }
+
+    // A rated match whose seed a double cannot hold (nearly every seed: a
+    // schedule draws them from every u64).
+    let start = Instant::now();
+    let rounded = |seed: u64| seed as f64 as u64 != seed;
+    let info = loop {
+        let view = get_json(&format!("{}/api/bots/carol", server.url));
+        let found = view["recent"].as_array().unwrap().iter().find(|m| {
+            !m["match_id"].as_str().unwrap().is_empty()
+                && rounded(m["seed"].as_str().unwrap().parse().unwrap())
+        });
+        if let Some(m) = found {
+            break m.clone();
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "no played match with a seed beyond 2^53: {view}"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    };
+    let id = info["match_id"].as_str().unwrap().to_string();
+    let seed = info["seed"].as_str().unwrap().to_string();
+    let labels: Vec<String> = serde_json::from_value(info["seats"].clone()).unwrap();
+    let mut sorted = labels.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["alice v1", "bob v1", "carol v1", "dave v1"]);
+    let m = get_json(&format!("{}/api/matches/{id}", server.url));
+    assert_eq!((&m["seats"], &m["seed"]), (&info["seats"], &info["seed"]));
+    let placements: Vec<u32> = serde_json::from_value(m["placements"].clone()).unwrap();
+    let winners: Vec<&str> = labels
+        .iter()
+        .zip(&placements)
+        .filter(|(_, &p)| p == 1)
+        .map(|(l, _)| l.as_str())
+        .collect();
+    let result = match winners.as_slice() {
+        [one] => format!("{one} wins"),
+        many => format!("Tie: {}", many.join(", ")),
+    };
+
+    // The match page, as a person sees it.
+    let mut browser = Browser::launch();
+    let mut page = browser.page(1200, 800, 1.0);
+    page.navigate(&format!("{}/matches/{id}", server.url));
+    page.wait_for(
+        "window.Ludus && Ludus.ready === true",
+        Duration::from_secs(30),
+    );
+    let shown = page.eval(
+        "({ title: document.title,
+            seed: [...document.querySelectorAll('#match-facts dt')].find(d => d.textContent === 'seed').nextElementSibling.textContent,
+            seats: [...document.querySelectorAll('#scoreboard tbody td.name')].map(td => td.textContent),
+            result: document.getElementById('result').textContent })",
+    );
+    assert_eq!(
+        shown["title"],
+        format!("{GAME}: {} (seed {seed})", labels.join(" vs ")),
+        "{shown}"
+    );
+    assert_eq!(shown["seed"], seed.as_str(), "{shown}");
+    let numbered: Vec<String> = labels
+        .iter()
+        .enumerate()
+        .map(|(i, l)| format!("{i}: {l}"))
+        .collect();
+    assert_eq!(shown["seats"], serde_json::json!(numbered), "{shown}");
+    assert!(
+        shown["result"].as_str().unwrap().starts_with(&result),
+        "{shown} does not start with {result}"
+    );
+    page.screenshot(&artifacts().join("serve-shared-bytes-match.png"));
+    assert!(page.errors.is_empty(), "{:#?}", page.errors);
+
+    // `replay show` and `replay verify` name the seats alike.
+    let o = ludus(&["replay", "show", &id, "--db", "ludus.db"], dir.path());
+    assert!(o.status.success(), "{}", text(&o));
+    let show = seat_lines(&text(&o), 4);
+    let o = ludus(&["replay", "verify", &id, "--db", "ludus.db"], dir.path());
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("re-ran identically"), "{}", text(&o));
+    let verify = seat_lines(&text(&o), 4);
+    for (seat, label) in labels.iter().enumerate() {
+        assert!(
+            show[seat].starts_with(&format!("seat {seat}: {label} (sha256")),
+            "{}",
+            show[seat]
+        );
+        assert!(
+            verify[seat].starts_with(&format!("seat {seat}   {label} from")),
+            "{}",
+            verify[seat]
+        );
+    }
+
+    // The seed the page shows, with the seats' bots in seat order under
+    // their names: `ludus play` writes the very replay the server stored.
+    let o = ludus(
+        &[
+            "replay",
+            "export",
+            &id,
+            "--out",
+            "stored.json",
+            "--db",
+            "ludus.db",
+        ],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let seats = dir.path().join("seats");
+    std::fs::create_dir_all(&seats).unwrap();
+    let mut args = vec![
+        "play".to_string(),
+        "--game".into(),
+        GAME.into(),
+        "--seed".into(),
+        shown["seed"].as_str().unwrap().into(),
+        "--out".into(),
+        "again.json".into(),
+    ];
+    for label in &labels {
+        let name = label.strip_suffix(" v1").unwrap();
+        let file = seats.join(format!("{name}.wasm"));
+        std::fs::copy(bot(bytes(name)), &file).unwrap();
+        args.push(file.display().to_string());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = ludus(&args, dir.path());
+    assert!(o.status.success(), "{}", text(&o));
+    let stored = std::fs::read_to_string(dir.path().join("stored.json")).unwrap();
+    assert!(stored.contains(&format!("\"seed\":{seed},")));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("again.json")).unwrap(),
+        stored,
+        "the match played again from the page's seed differs"
+    );
+}

@@ -32,6 +32,7 @@ const EXPECTED: &[(&str, Option<&str>)] = &[
     ("loop_in_act", Some("out_of_fuel")),
     ("memory_bomb", Some("memory_cap")),
     ("panic_in_act", Some("trap")),
+    ("panic_in_sdk_bot", Some("no target among")),
     ("sleep_forever", Some("out_of_fuel")),
     ("stdout_flood", None),
     ("turncoat", None),

@@ -18,9 +18,17 @@ pub struct GameInfo {
     /// Halite: Python's, 0 to 2^32 − 1). Match seeds are reduced into that
     /// range by [`GameInfo::game_seed`].
     pub max_seed: u64,
-    /// What the game's score counts, as the leaderboard heads it: `ships`,
-    /// `kore`, `halite`, `cells`, `points`.
+    /// What the outcome's score counts, as every table heads its column
+    /// (`ludus games`, `play`, `replay show`, leaderboards) and the game's
+    /// page names it: Planet Wars' `share` (of the opponents outlasted, 0 to
+    /// 1), `kore`, `halite`, `cells`, `gold`, `points`.
     pub score_unit: &'static str,
+    /// What the running score ([`Game::scores`](crate::Game::scores), kept
+    /// in every turn of a replay) counts, where it is not the outcome's
+    /// score: Planet Wars' `ships`, shown beside the score by `play` and
+    /// `replay show`. `None` where the outcome's score is the final running
+    /// score.
+    pub progress_unit: Option<&'static str>,
     /// The [`Rejection`](crate::Rejection) kinds with which the game refuses
     /// a seat's answer as a whole, because it cannot read it as this game's
     /// answer at all: `unparseable` for most games; Kore's `not_json`,

@@ -70,7 +70,7 @@ fn setup_fed_back_as_config_rebuilds_the_identical_game() {
 fn the_registry_builds_planet_wars() {
     let g = new_game("planet-wars", &Value::Null, 3, 2).unwrap();
     assert_eq!(g.id(), "planet-wars");
-    assert_eq!(g.rules_version(), 1);
+    assert_eq!(g.rules_version(), 2);
     assert_eq!(g.players(), 2);
     assert_eq!(g.turn(), 0);
     assert!(g.outcome().is_none());

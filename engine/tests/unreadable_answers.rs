@@ -67,11 +67,18 @@ fn readable_answer_with_an_illegal_move(id: &str, obs: &Value) -> String {
                 .iter()
                 .map(|a| a.as_str().unwrap())
                 .collect();
-            let action = ["RETREAT", "SHIELD", "NORTH", "EAST", "SOUTH", "WEST"]
-                .into_iter()
+            // The game's own words only: another grid game's word is not
+            // this game's answer at all.
+            let own: &[&str] = match id {
+                "claim" => &["RETREAT", "NORTH", "EAST", "SOUTH", "WEST"],
+                "shields" => &["SHIELD", "NORTH", "EAST", "SOUTH", "WEST"],
+                _ => &["NORTH", "EAST", "SOUTH", "WEST"],
+            };
+            let action = own
+                .iter()
                 .find(|a| !legal.contains(a))
-                .expect("some grid action is not legal now");
-            action.into()
+                .expect("some action of the game is not legal now");
+            action.to_string()
         }
         other => panic!(
             "no readable answer with an illegal move for `{other}`: add one to \

@@ -32,6 +32,7 @@ import importlib.abc
 import importlib.util
 import io
 import json
+import linecache
 import math
 import sys
 
@@ -84,10 +85,14 @@ def parse_state(state):
 def _compile_sources():
     code = {}
     for rel, source in _MANIFEST["sources"].items():
+        path = AGENT_DIR + "/" + rel
         try:
-            code[rel] = compile(source, AGENT_DIR + "/" + rel, "exec")
+            code[rel] = compile(source, path, "exec")
         except SyntaxError as e:
             raise BuildError(f"{rel} line {e.lineno}: SyntaxError: {e.msg}") from None
+        # Tracebacks show the submission's lines: a bot has no files to
+        # read them from (an entry without a time is never checked).
+        linecache.cache[path] = (len(source), None, source.splitlines(True), path)
     return code
 
 
@@ -229,6 +234,12 @@ def _act(state):
     return answer(_agent(*args))
 
 
+def _author_file(filename):
+    """A file of the submission, named as in it (`main.py`), or None."""
+    rel = filename.removeprefix(AGENT_DIR + "/")
+    return rel if rel != filename and rel in _CODE else None
+
+
 class WitWorld(wit_world.WitWorld):
     def act(self, state: str) -> str:
-        return ludus_turn.run(lambda: _act(state))
+        return ludus_turn.run(lambda: _act(state), _author_file)

@@ -6,8 +6,9 @@
 //!
 //! Python builds take about 20 s and are not bit-reproducible (the
 //! interpreter snapshot differs from build to build), so they are cached by
-//! the sha256 of everything that goes in: the same source gives the same
-//! `.wasm`, hence the same bot identity, on this machine.
+//! the sha256 of everything that goes in (the source's file name included,
+//! which the bot's tracebacks show): the same source gives the same `.wasm`,
+//! hence the same bot identity, on this machine.
 //!
 //! Before anything is built, Python's own parser reads the source
 //! (`host/python/ludus_build.py`, see [`scan`]): an import a bot cannot
@@ -24,6 +25,7 @@ use kaggle::KaggleGame;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Arc;
 use submission::Submission;
 
 /// The pinned `componentize-py`, installed from PyPI on first use.
@@ -93,10 +95,103 @@ impl BuildError {
 
 /// How to build: `kaggle` says the source is a Kaggle agent for that game
 /// (else a `.py` file that defines `agent` and no `act` is taken for one,
-/// and a folder or `.tar.gz` always is).
+/// and a folder or `.tar.gz` always is); `on_step` hears of each long step
+/// as it starts.
 #[derive(Debug, Clone, Default)]
 pub struct BuildOptions {
     pub kaggle: Option<KaggleGame>,
+    pub on_step: OnStep,
+}
+
+/// A step of a build that takes a while (seconds to minutes), announced as
+/// it starts so that a person waiting knows what for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// Installing componentize-py from PyPI into a virtual environment in
+    /// `dir`: once per tools folder.
+    InstallComponentizePy { dir: PathBuf },
+    /// Downloading kaggle-environments from PyPI for its helpers: once per
+    /// tools folder.
+    DownloadKaggleHelpers,
+    /// Running componentize-py on the bot (about 20 s; a source built
+    /// before comes from the cache without it).
+    Componentize,
+}
+
+impl std::fmt::Display for Step {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Step::InstallComponentizePy { dir } => write!(
+                f,
+                "installing componentize-py {COMPONENTIZE_PY_VERSION} from PyPI into {} (the first build only)",
+                dir.display()
+            ),
+            Step::DownloadKaggleHelpers => write!(
+                f,
+                "downloading kaggle-environments {} from PyPI for its helpers (the first Kaggle build only)",
+                kaggle::KAGGLE_ENVIRONMENTS_VERSION
+            ),
+            Step::Componentize => write!(
+                f,
+                "building the component with componentize-py (about 20 s; the same source again comes from the cache)"
+            ),
+        }
+    }
+}
+
+/// What hears of a step.
+type Listener = Arc<dyn Fn(&Step) + Send + Sync>;
+
+/// Who hears of a build's long [`Step`]s; nobody by default.
+#[derive(Clone, Default)]
+pub struct OnStep(Option<Listener>);
+
+impl OnStep {
+    pub fn new(f: impl Fn(&Step) + Send + Sync + 'static) -> OnStep {
+        OnStep(Some(Arc::new(f)))
+    }
+
+    fn report(&self, step: Step) {
+        if let Some(f) = &self.0 {
+            f(&step)
+        }
+    }
+}
+
+impl std::fmt::Debug for OnStep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "OnStep(..)"
+        } else {
+            "OnStep(none)"
+        })
+    }
+}
+
+/// Where `ludus build-bot` writes a bot it is not told where to: the
+/// source's name with `.wasm`, in the current folder (`bot.py` and
+/// `agents/bot.c` give `bot.wasm`, a folder `my_agent/` or
+/// `my_agent.tar.gz` gives `my_agent.wasm`).
+pub fn wasm_name(source: &Path) -> PathBuf {
+    // `.` and `..` have no name of their own: their folder's is used.
+    let name = source
+        .file_name()
+        .map(PathBuf::from)
+        .or_else(|| source.canonicalize().ok()?.file_name().map(PathBuf::from))
+        .map_or_else(|| "bot".to_string(), |n| n.to_string_lossy().into_owned());
+    let stem = if source.is_dir() {
+        name.as_str()
+    } else if let Some(stem) = name
+        .strip_suffix(".tar.gz")
+        .or_else(|| name.strip_suffix(".tgz"))
+    {
+        stem
+    } else {
+        name.rsplit_once('.')
+            .filter(|(stem, _)| !stem.is_empty())
+            .map_or(name.as_str(), |(stem, _)| stem)
+    };
+    PathBuf::from(format!("{stem}.wasm"))
 }
 
 /// What was built.
@@ -127,22 +222,24 @@ pub fn build_bot(
     options: &BuildOptions,
 ) -> Result<Built, BuildError> {
     let extension = source.extension().and_then(|e| e.to_str());
+    let on_step = &options.on_step;
     if source.is_dir() || submission::is_archive(source) {
-        return build_kaggle_to(&Submission::read(source)?, options.kaggle, out, tools_dir);
+        let submission = Submission::read(source)?;
+        return build_kaggle_to(&submission, options.kaggle, out, tools_dir, on_step);
     }
     match extension {
         Some("py") => {
-            let interpreter = componentize_py(tools_dir)?;
+            let interpreter = install_componentize_py(tools_dir, on_step)?;
             let submission = Submission::read(source)?;
             if options.kaggle.is_some() {
-                return build_kaggle_to(&submission, options.kaggle, out, tools_dir);
+                return build_kaggle_to(&submission, options.kaggle, out, tools_dir, on_step);
             }
             let scan = kaggle::scan_submission(&interpreter, &submission, tools_dir)?;
             let main = &scan.files["main.py"];
             if main.syntax_error.is_none() && main.defines("agent") && !main.defines("act") {
-                return build_kaggle_to(&submission, None, out, tools_dir);
+                return build_kaggle_to(&submission, None, out, tools_dir, on_step);
             }
-            let wasm = build_python(source, tools_dir)?;
+            let wasm = python_bot(source, tools_dir, on_step)?;
             std::fs::copy(wasm, out)?;
             Ok(Built::Python)
         }
@@ -165,8 +262,9 @@ fn build_kaggle_to(
     game: Option<KaggleGame>,
     out: &Path,
     tools_dir: &Path,
+    on_step: &OnStep,
 ) -> Result<Built, BuildError> {
-    let (wasm, game) = kaggle::build_kaggle(submission, game, tools_dir)?;
+    let (wasm, game) = kaggle::kaggle_bot(submission, game, tools_dir, on_step)?;
     std::fs::copy(wasm, out)?;
     Ok(Built::Kaggle(game))
 }
@@ -194,11 +292,19 @@ fn python() -> String {
 /// Installs `componentize-py` into a virtual environment under `tools_dir`
 /// (once) and returns the environment's interpreter.
 pub fn componentize_py(tools_dir: &Path) -> Result<PathBuf, BuildError> {
+    install_componentize_py(tools_dir, &OnStep::default())
+}
+
+/// [`componentize_py`], announcing the install to `on_step`.
+fn install_componentize_py(tools_dir: &Path, on_step: &OnStep) -> Result<PathBuf, BuildError> {
     let venv = tools_dir.join(format!("componentize-py-{COMPONENTIZE_PY_VERSION}"));
     let interpreter = venv.join("bin").join("python");
     if interpreter.exists() {
         return Ok(interpreter);
     }
+    on_step.report(Step::InstallComponentizePy {
+        dir: tools_dir.to_path_buf(),
+    });
     std::fs::create_dir_all(tools_dir)?;
     // Built aside and renamed into place, so concurrent builds never see half an install.
     let tmp = tools_dir.join(format!(".venv-{}", std::process::id()));
@@ -254,7 +360,9 @@ fn componentize(
     python_path: &Path,
     module: &str,
     out: &Path,
+    on_step: &OnStep,
 ) -> Result<(), BuildError> {
+    on_step.report(Step::Componentize);
     std::fs::create_dir_all(work.join("wit"))?;
     std::fs::write(work.join("wit").join("ludus-bot.wit"), WIT)?;
     let wasm = work.join("bot.wasm");
@@ -292,14 +400,20 @@ fn componentize(
 /// Builds a Python bot into a component and returns the path of the cached
 /// `.wasm` (under `tools_dir/python-bots`, named by the sha256 of the inputs).
 pub fn build_python(source: &Path, tools_dir: &Path) -> Result<PathBuf, BuildError> {
+    python_bot(source, tools_dir, &OnStep::default())
+}
+
+/// [`build_python`], announcing its long steps to `on_step`.
+fn python_bot(source: &Path, tools_dir: &Path, on_step: &OnStep) -> Result<PathBuf, BuildError> {
     let code = std::fs::read(source).map_err(|e| BuildError::Read {
         path: source.to_path_buf(),
         source: e,
     })?;
+    let wrapper = python_wrapper(&author_file_name(source));
     let key = cache_key(&[
         COMPONENTIZE_PY_VERSION.as_bytes(),
         WIT.as_bytes(),
-        PYTHON_WRAPPER.as_bytes(),
+        wrapper.as_bytes(),
         PYTHON_TURN.as_bytes(),
         &code,
     ]);
@@ -307,19 +421,39 @@ pub fn build_python(source: &Path, tools_dir: &Path) -> Result<PathBuf, BuildErr
     if out.exists() {
         return Ok(out);
     }
-    let interpreter = componentize_py(tools_dir)?;
+    let interpreter = install_componentize_py(tools_dir, on_step)?;
     let work = tempdir(tools_dir)?;
     let result = (|| {
         let src = work.join("src");
         std::fs::create_dir_all(&src)?;
         std::fs::write(src.join("ludus_user_bot.py"), &code)?;
         check_python_bot(&interpreter, &work, &src, source)?;
-        std::fs::write(src.join("ludus_bot_main.py"), PYTHON_WRAPPER)?;
+        std::fs::write(src.join("ludus_bot_main.py"), &wrapper)?;
         std::fs::write(src.join("ludus_turn.py"), PYTHON_TURN)?;
-        componentize(&interpreter, &work, &src, "ludus_bot_main", &out)
+        componentize(&interpreter, &work, &src, "ludus_bot_main", &out, on_step)
     })();
     let _ = std::fs::remove_dir_all(&work);
     result.map(|()| out)
+}
+
+/// The line of [`PYTHON_WRAPPER`] that names the author's file.
+const AUTHOR_FILE_LINE: &str = "AUTHOR_FILE = \"bot.py\"\n";
+
+/// The name the author knows their Python file by: its file name, which the
+/// built bot's tracebacks and faults show (never the folders above it, which
+/// are the building machine's).
+fn author_file_name(source: &Path) -> String {
+    source.file_name().map_or_else(
+        || "bot.py".to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// [`PYTHON_WRAPPER`] for the author's file `file`.
+fn python_wrapper(file: &str) -> String {
+    // A JSON string is a Python string literal too.
+    let literal = serde_json::to_string(file).expect("a string serialises");
+    PYTHON_WRAPPER.replacen(AUTHOR_FILE_LINE, &format!("AUTHOR_FILE = {literal}\n"), 1)
 }
 
 /// The checks of a `def act(state)` bot before it is built: it parses, it
@@ -391,4 +525,49 @@ pub fn build_c(source: &Path, out: &Path) -> Result<(), BuildError> {
             .arg(source),
         "clang (on Debian: apt-get install clang lld wasi-libc libclang-rt-14-dev-wasm32)",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wasm_name;
+    use std::path::{Path, PathBuf};
+
+    #[test]
+    fn the_python_wrapper_names_the_authors_file_as_a_python_string() {
+        use super::{python_wrapper, AUTHOR_FILE_LINE, PYTHON_WRAPPER};
+        assert_eq!(PYTHON_WRAPPER.matches(AUTHOR_FILE_LINE).count(), 1);
+        let wrapper = python_wrapper("my \"odd\" bot.py");
+        assert!(
+            wrapper.contains("\nAUTHOR_FILE = \"my \\\"odd\\\" bot.py\"\n"),
+            "{wrapper}"
+        );
+        assert!(!wrapper.contains(AUTHOR_FILE_LINE));
+    }
+
+    #[test]
+    fn a_bot_is_written_under_its_sources_name_in_the_current_folder() {
+        let named = |p: &str| wasm_name(Path::new(p));
+        assert_eq!(named("bot.py"), PathBuf::from("bot.wasm"));
+        assert_eq!(named("agents/alpha.c"), PathBuf::from("alpha.wasm"));
+        assert_eq!(named("agents/beta.tar.gz"), PathBuf::from("beta.wasm"));
+        assert_eq!(named("gamma.tgz"), PathBuf::from("gamma.wasm"));
+        assert_eq!(named(".hidden"), PathBuf::from(".hidden.wasm"));
+        let dir = tempfile::tempdir().unwrap();
+        let agent = dir.path().join("my.agent");
+        std::fs::create_dir(&agent).unwrap();
+        assert_eq!(wasm_name(&agent), PathBuf::from("my.agent.wasm"));
+        assert_eq!(wasm_name(&agent.join(".")), PathBuf::from("my.agent.wasm"));
+        assert_eq!(
+            wasm_name(&agent.join("..")),
+            PathBuf::from(format!(
+                "{}.wasm",
+                dir.path()
+                    .canonicalize()
+                    .unwrap()
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+            ))
+        );
+    }
 }

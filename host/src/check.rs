@@ -19,7 +19,7 @@
 use crate::fault::{Fault, FaultKind};
 use crate::limits::{Limits, FUEL_PER_SECOND};
 use crate::play::{play_until, MatchSpec, PlayError, Progress};
-use crate::replay::{Refusal, SeatTurn, TurnRecord};
+use crate::replay::{Refusal, Replay, SeatTurn, TurnRecord};
 use crate::sandbox::{BotKind, BotModule};
 use ludus_engine::{EngineError, GameInfo, Seat};
 use std::ops::ControlFlow;
@@ -108,6 +108,59 @@ impl Validation {
             .map(|w| w.count)
             .sum()
     }
+
+    /// Where to look first: the failure that stopped the validation, else
+    /// the first refused move (of the match with fewest seats that had one);
+    /// `None` for a clean pass.
+    pub fn first_finding(&self) -> Option<Finding<'_>> {
+        if let Some(m) = self.failed() {
+            let f = m.failures.first()?;
+            return Some(Finding {
+                game: self.game,
+                check: m,
+                turn: f.turn,
+                seat: f.seat,
+            });
+        }
+        self.matches.iter().find_map(|m| {
+            let w = m.warnings.iter().min_by_key(|w| (w.turn, w.seat))?;
+            Some(Finding {
+                game: self.game,
+                check: m,
+                turn: w.turn,
+                seat: w.seat,
+            })
+        })
+    }
+}
+
+/// A turn and seat of a validation match worth a look: where it failed, or
+/// where the game first refused a move.
+#[derive(Debug, Clone, Copy)]
+pub struct Finding<'a> {
+    pub game: &'static str,
+    pub check: &'a MatchCheck,
+    pub turn: u32,
+    pub seat: Seat,
+}
+
+impl Finding<'_> {
+    /// The validation match as a replay that holds this turn whole (every
+    /// seat's answer, fault, log and refusals), for `ludus replay show`:
+    /// the match as played, or, when a fault stopped it before the turn was
+    /// resolved, the same match played again through that turn.
+    pub fn replay(&self, bot: &Arc<BotModule>, limits: &Limits) -> Result<Replay, CheckError> {
+        let played = &self.check.replay;
+        if played.turns.iter().any(|t| t.turn == self.turn) {
+            return Ok(played.clone());
+        }
+        let spec = validation_spec(bot, self.game, self.check.seats, limits);
+        let turn = self.turn;
+        Ok(play_until(&spec, |progress| match progress {
+            Progress::Resolved(record) if record.turn >= turn => ControlFlow::Break(()),
+            _ => ControlFlow::Continue(()),
+        })?)
+    }
 }
 
 /// One validation match: the bot in every seat.
@@ -131,6 +184,9 @@ pub struct MatchCheck {
     /// Why the wall-clock backstop stopped the match: a host problem, never
     /// the bot's, but the bot is not accepted on an unfinished validation.
     pub aborted: Option<String>,
+    /// The match as played: unfinished, and without the turn a fault
+    /// stopped it on ([`Finding::replay`] has that turn).
+    pub replay: Replay,
 }
 
 impl MatchCheck {
@@ -319,31 +375,46 @@ fn validation_match(
     seats: usize,
     limits: &Limits,
 ) -> Result<MatchCheck, CheckError> {
-    let spec = MatchSpec {
-        game: game.id.into(),
+    let spec = validation_spec(bot, game.id, seats, limits);
+    let mut tally = Tally::default();
+    let replay = play_until(&spec, |progress| match progress {
+        Progress::Answered { turn, seat, played } => tally.answered(turn, seat, played),
+        Progress::Resolved(record) => tally.resolved(game, record),
+    })?;
+    Ok(MatchCheck {
+        seats,
+        turns: tally.turns,
+        first_turn_fuel: tally.first_turn_fuel,
+        turn_fuel: tally.turn_fuel,
+        failures: tally.failures,
+        warnings: tally.warnings,
+        aborted: replay.aborted.clone(),
+        replay,
+    })
+}
+
+/// What a validation match has shown so far (the fields of [`MatchCheck`]).
+#[derive(Default)]
+struct Tally {
+    turns: u32,
+    first_turn_fuel: u64,
+    turn_fuel: u64,
+    failures: Vec<Failure>,
+    warnings: Vec<Warning>,
+}
+
+/// The validation match of `game` with `seats` copies of `bot`.
+fn validation_spec(bot: &Arc<BotModule>, game: &str, seats: usize, limits: &Limits) -> MatchSpec {
+    MatchSpec {
+        game: game.into(),
         config: serde_json::Value::Null,
         seed: VALIDATION_SEED,
         limits: limits.clone(),
         bots: vec![bot.clone(); seats],
-    };
-    let mut check = MatchCheck {
-        seats,
-        turns: 0,
-        first_turn_fuel: 0,
-        turn_fuel: 0,
-        failures: Vec::new(),
-        warnings: Vec::new(),
-        aborted: None,
-    };
-    let replay = play_until(&spec, |progress| match progress {
-        Progress::Answered { turn, seat, played } => check.answered(turn, seat, played),
-        Progress::Resolved(record) => check.resolved(game, record),
-    })?;
-    check.aborted = replay.aborted;
-    Ok(check)
+    }
 }
 
-impl MatchCheck {
+impl Tally {
     /// A seat's answer, before the game reads it: a fault stops the match.
     fn answered(&mut self, turn: u32, seat: Seat, played: &SeatTurn) -> ControlFlow<()> {
         let most = if turn == 1 {

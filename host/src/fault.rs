@@ -14,7 +14,8 @@ pub enum FaultKind {
     MemoryCap,
     /// The bot overflowed its wasm stack (e.g. unbounded recursion).
     StackOverflow,
-    /// Any other wasm trap: `unreachable` (a Rust panic), out-of-bounds access, ...
+    /// Any other wasm trap: an uncaught Python exception, a Rust panic
+    /// (`unreachable`), an out-of-bounds access, ...
     Trap,
     /// The bot called `proc_exit`.
     Exit,
@@ -92,5 +93,130 @@ impl Fault {
 impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.kind, self.message)
+    }
+}
+
+#[cfg(feature = "sandbox")]
+pub(crate) use note::FaultNote;
+
+/// Faults explained by the bots themselves (running bots only).
+#[cfg(feature = "sandbox")]
+mod note {
+    /// A bot's own explanation of the fault that ended its turn, written just
+    /// before it traps (see `FAULT_NOTE_PREFIX` in the sandbox's WASI layer): a
+    /// Python wrapper's for an uncaught exception, the Rust SDK's panic hook for
+    /// a panic. Every field is the bot's to fill: a note that does not read
+    /// as one is ignored, and the text made of one is kept to one line of
+    /// bounded length.
+    #[derive(Debug, Default, serde::Deserialize)]
+    #[serde(default)]
+    pub(crate) struct FaultNote {
+        /// The exception's type (`ZeroDivisionError`), or `panic`.
+        #[serde(rename = "type")]
+        kind: String,
+        message: String,
+        /// The author's file where it happened: for an exception, the innermost
+        /// frame in the bot's own source.
+        file: Option<String>,
+        line: Option<u32>,
+        column: Option<u32>,
+        /// The function of that frame.
+        function: Option<String>,
+    }
+
+    /// Longest explanation taken from a note, in characters.
+    const NOTE_CHARS: usize = 400;
+
+    impl FaultNote {
+        /// The note's explanation, or `None` when `bytes` is not a note.
+        pub(crate) fn explain(bytes: &[u8]) -> Option<String> {
+            let note: FaultNote = serde_json::from_slice(bytes).ok()?;
+            let kind = one_line(&note.kind);
+            if kind.is_empty() {
+                return None;
+            }
+            let message = one_line(&note.message);
+            let file = note.file.as_deref().map(one_line).filter(|f| !f.is_empty());
+            let text = if kind == "panic" {
+                // As Rust itself words a panic.
+                let at = match (file, note.line, note.column) {
+                    (Some(f), Some(l), Some(c)) => format!(" at {f}:{l}:{c}"),
+                    (Some(f), Some(l), None) => format!(" at {f}:{l}"),
+                    (Some(f), None, _) => format!(" at {f}"),
+                    (None, ..) => String::new(),
+                };
+                format!("panicked{at}: {message}")
+            } else {
+                // As Python words an exception, then where in the author's file.
+                let mut text = if message.is_empty() {
+                    kind
+                } else {
+                    format!("{kind}: {message}")
+                };
+                if let Some(f) = file {
+                    text += &format!(" ({f}");
+                    if let Some(l) = note.line {
+                        text += &format!(" line {l}");
+                    }
+                    if let Some(function) = note.function.as_deref().map(one_line) {
+                        text += &format!(", in {function}");
+                    }
+                    text.push(')');
+                }
+                text
+            };
+            Some(clip(&text, NOTE_CHARS))
+        }
+    }
+
+    /// `text` on one line: every run of whitespace (line breaks included) one space.
+    fn one_line(text: &str) -> String {
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    fn clip(text: &str, chars: usize) -> String {
+        match text.char_indices().nth(chars) {
+            Some((end, _)) => format!("{}…", &text[..end]),
+            None => text.to_string(),
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::FaultNote;
+
+        #[test]
+        fn a_python_note_reads_as_python_words_it_then_the_authors_file_and_line() {
+            let note = br#"{"type":"ZeroDivisionError","message":"division by zero","file":"my_bot.py","line":2,"function":"helper"}"#;
+            assert_eq!(
+                FaultNote::explain(note).as_deref(),
+                Some("ZeroDivisionError: division by zero (my_bot.py line 2, in helper)")
+            );
+            let bare = br#"{"type":"StopIteration","message":""}"#;
+            assert_eq!(FaultNote::explain(bare).as_deref(), Some("StopIteration"));
+        }
+
+        #[test]
+        fn a_panic_note_reads_as_rust_words_a_panic() {
+            let note = br#"{"type":"panic","message":"no planet\nleft","file":"src/lib.rs","line":10,"column":5}"#;
+            assert_eq!(
+                FaultNote::explain(note).as_deref(),
+                Some("panicked at src/lib.rs:10:5: no planet left")
+            );
+        }
+
+        #[test]
+        fn anything_else_is_no_note_and_a_long_one_is_cut() {
+            for junk in [&b"not json"[..], b"{}", b"[1]", br#"{"type":""}"#, b""] {
+                assert_eq!(FaultNote::explain(junk), None, "{junk:?}");
+            }
+            let long = format!(
+                r#"{{"type":"ValueError","message":"{}"}}"#,
+                "x".repeat(5000)
+            );
+            let text = FaultNote::explain(long.as_bytes()).unwrap();
+            assert_eq!(text.chars().count(), 401);
+            assert!(text.ends_with('…'));
+        }
     }
 }

@@ -13,6 +13,7 @@ mod digest;
 mod fault;
 mod gzip;
 mod limits;
+pub mod numbers;
 pub mod replay;
 mod summary;
 
@@ -46,7 +47,7 @@ pub use fault::{Fault, FaultKind};
 pub use gzip::{gzip, gzip_best};
 pub use limits::{Limits, FUEL_PER_SECOND};
 pub use replay::{short_id, Divergence, Replay, ReplayError};
-pub use summary::{SeatSummary, Summary};
+pub use summary::{turn_ranges, Finding, SeatSummary, Summary};
 
 #[cfg(feature = "sandbox")]
 pub use cache_dir::cache_dir;

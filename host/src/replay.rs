@@ -263,6 +263,13 @@ impl Replay {
             .collect()
     }
 
+    /// Per seat: parts of its answers the game refused, over the match.
+    pub fn refusal_counts(&self) -> Vec<usize> {
+        (0..self.seats.len())
+            .map(|s| self.turns.iter().map(|t| t.seats[s].refused.len()).sum())
+            .collect()
+    }
+
     /// Compares a re-run with this (recorded) replay and names the first
     /// difference: the first turn that differs, with what differs there, and
     /// any difference of bots or header.

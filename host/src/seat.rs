@@ -3,7 +3,7 @@
 //! turned into data.
 
 use crate::component::ComponentState;
-use crate::fault::{Fault, FaultKind};
+use crate::fault::{Fault, FaultKind, FaultNote};
 use crate::limits::Limits;
 use crate::sandbox::{BotModule, BotPre, Sandbox};
 use crate::wasi::{BotIo, BotState};
@@ -76,6 +76,11 @@ impl Live {
 
     fn hit_memory_cap(&self) -> bool {
         with_store!(self, store => store.data().limiter.hit_memory_cap)
+    }
+
+    /// The bot's own explanation of the fault ending this call, if it gave one.
+    fn fault_note(&self) -> Option<String> {
+        with_store!(self, store => FaultNote::explain(&store.data().io.fault_note))
     }
 
     fn into_io(self) -> BotIo {
@@ -275,7 +280,11 @@ impl SeatRunner {
                 }
                 // Anything that is not a trap is the module failing to set up
                 // (e.g. an initial memory over the cap).
-                let fault = self.classify_with(e, turn, hit_cap, FaultKind::Instantiate)?;
+                let note = self
+                    .io
+                    .as_ref()
+                    .and_then(|io| FaultNote::explain(&io.fault_note));
+                let fault = self.classify_with(e, turn, hit_cap, note, FaultKind::Instantiate)?;
                 Ok(Err(Fault::new(
                     fault.kind,
                     format!("while starting the instance: {}", fault.message),
@@ -286,14 +295,19 @@ impl SeatRunner {
 
     fn classify(&self, e: wasmtime::Error, turn: u32) -> Result<Fault, HostError> {
         let hit_cap = self.live.as_ref().is_some_and(Live::hit_memory_cap);
-        self.classify_with(e, turn, hit_cap, FaultKind::Trap)
+        let note = self.live.as_ref().and_then(Live::fault_note);
+        self.classify_with(e, turn, hit_cap, note, FaultKind::Trap)
     }
 
+    /// The fault for `e`; `note` is the bot's own explanation, which words a
+    /// trap the bot ended its turn with (an uncaught Python exception, a
+    /// Rust panic) better than the sandbox can.
     fn classify_with(
         &self,
         e: wasmtime::Error,
         turn: u32,
         hit_memory_cap: bool,
+        note: Option<String>,
         not_a_trap: FaultKind,
     ) -> Result<Fault, HostError> {
         if let Some(exit) = e.downcast_ref::<wasmtime_wasi::I32Exit>() {
@@ -332,14 +346,18 @@ impl SeatRunner {
             _ if hit_memory_cap => Fault::new(
                 FaultKind::MemoryCap,
                 format!(
-                    "the bot asked for more than its {} MiB of memory and then trapped ({trap})",
-                    self.limits.memory_bytes >> 20
+                    "the bot asked for more than its {} MiB of memory and then trapped ({})",
+                    self.limits.memory_bytes >> 20,
+                    note.unwrap_or_else(|| trap.to_string())
                 ),
             ),
-            Trap::UnreachableCodeReached => Fault::new(
-                FaultKind::Trap,
-                format!("{trap} (a Rust panic or abort ends this way; see the bot's log)"),
-            ),
+            Trap::UnreachableCodeReached => match note {
+                Some(note) => Fault::new(FaultKind::Trap, note),
+                None => Fault::new(
+                    FaultKind::Trap,
+                    format!("{trap} (a Rust panic or abort ends this way; see the bot's log)"),
+                ),
+            },
             _ => Fault::new(FaultKind::Trap, trap.to_string()),
         };
         Ok(fault)

@@ -17,7 +17,9 @@
 //! - `random_get`: a ChaCha stream seeded from (match seed, seat), capped per call.
 //! - `fd_write` to stdout/stderr: the bot's log, capped; the excess is dropped
 //!   and counted, and the write still reports success so the bot never fails
-//!   (or panics) for logging too much.
+//!   (or panics) for logging too much. A write that starts with
+//!   [`FAULT_NOTE_PREFIX`] is not logged: it is kept aside as the bot's own
+//!   explanation of the fault that is about to end its turn.
 //!
 //! Host calls consume no fuel by themselves, so each replaced function charges
 //! fuel in proportion to the work it does.
@@ -46,6 +48,15 @@ const MAX_SUBSCRIPTIONS: usize = 256;
 /// Wall-clock time of the start of every match: 2020-01-01T00:00:00Z.
 pub const VIRTUAL_EPOCH_NS: u64 = 1_577_836_800 * 1_000_000_000;
 
+/// What starts a write that explains the fault about to end the turn: the
+/// Python wrappers write it for an uncaught exception, the SDK's panic hook
+/// for a panic, followed by a JSON object (see [`crate::fault`]).
+pub const FAULT_NOTE_PREFIX: &[u8] = b"ludus-fault: ";
+
+/// Most bytes of a fault note kept; a longer note is cut (and then does not
+/// parse, so the fault keeps the sandbox's own words).
+const FAULT_NOTE_BYTES: usize = 4096;
+
 /// The per-seat state behind the deterministic WASI functions. It outlives any
 /// one instance: after a fault the fresh instance continues the same log,
 /// random stream and clock.
@@ -58,6 +69,10 @@ pub struct BotIo {
     pub log: Vec<u8>,
     /// Bytes dropped during the current call because the cap was reached.
     pub log_dropped: u64,
+    /// The last fault note of the current call (without its prefix), outside
+    /// the log and its cap, so that a bot that has logged its fill can
+    /// still explain its fault.
+    pub(crate) fault_note: Vec<u8>,
     /// Virtual nanoseconds since the match started, at the start of the current call.
     call_start_ns: u64,
     /// Fuel the current call started with.
@@ -73,6 +88,7 @@ impl BotIo {
             log_kept: 0,
             log: Vec::new(),
             log_dropped: 0,
+            fault_note: Vec::new(),
             call_start_ns: 0,
             call_budget: 0,
         }
@@ -85,9 +101,16 @@ impl BotIo {
             .call_start_ns
             .saturating_add(fuel_to_ns(self.call_budget));
         self.call_budget = budget;
+        self.fault_note.clear();
     }
 
     pub(crate) fn write_log(&mut self, bytes: &[u8]) {
+        if let Some(note) = bytes.strip_prefix(FAULT_NOTE_PREFIX) {
+            self.fault_note.clear();
+            self.fault_note
+                .extend_from_slice(&note[..note.len().min(FAULT_NOTE_BYTES)]);
+            return;
+        }
         let room = self.log_cap.saturating_sub(self.log_kept) as usize;
         let keep = bytes.len().min(room);
         self.log.extend_from_slice(&bytes[..keep]);
@@ -412,6 +435,19 @@ mod tests {
         io.write_log(b"world!");
         assert_eq!(io.log, b"hello worl");
         assert_eq!(io.log_dropped, 2);
+    }
+
+    #[test]
+    fn a_fault_note_is_kept_aside_even_past_the_log_cap() {
+        let mut io = BotIo::new(ChaCha8Rng::seed_from_u64(0), 16, 4);
+        io.begin_call(10);
+        io.write_log(b"full log");
+        io.write_log(b"ludus-fault: {\"type\":\"panic\"}\n");
+        assert_eq!(io.log, b"full");
+        assert_eq!(io.log_dropped, 4);
+        assert_eq!(io.fault_note, b"{\"type\":\"panic\"}\n");
+        io.begin_call(10);
+        assert!(io.fault_note.is_empty(), "a note explains one call only");
     }
 
     #[test]

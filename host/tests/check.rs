@@ -191,3 +191,44 @@ fn the_same_bot_gets_the_same_report_every_time() {
     let b = format!("{:?}", check_every_game(&expander, &Limits::default()));
     assert_eq!(a, b);
 }
+
+/// Where to look in a validation: the turn and seat of its failure, else of
+/// its first refused move, with a replay that holds that turn whole, even
+/// when a fault stopped the match before the turn was resolved.
+#[test]
+fn a_validation_points_at_its_first_failure_or_refusal_with_a_replay_of_that_turn() {
+    let limits = Limits::for_tests();
+    let panics = bot("panic_in_act");
+    let v = check_game(&panics, "planet-wars", &limits);
+    let f = v.first_finding().expect("it failed");
+    assert_eq!(
+        (f.game, f.turn, f.seat, f.check.seats),
+        ("planet-wars", 1, 0, 2)
+    );
+    assert!(
+        f.check.replay.turns.is_empty(),
+        "the fault stopped the match before turn 1 was resolved"
+    );
+    let replay = f.replay(&panics, &limits).unwrap();
+    assert_eq!(replay.turns.len(), 1);
+    assert_eq!(replay.seats.len(), 2);
+    for seat in &replay.turns[0].seats {
+        let fault = seat.fault.as_ref().expect("every copy panics");
+        assert_eq!(fault.kind, FaultKind::Trap);
+        assert!(seat.log.contains("this bot always panics"), "{}", seat.log);
+    }
+    assert_eq!(replay.match_id, f.check.replay.match_id, "the same match");
+
+    let illegal = wat_bot("illegal_moves");
+    let v = check_game(&illegal, "planet-wars", &limits);
+    let f = v.first_finding().expect("moves were refused");
+    assert_eq!((f.turn, f.seat, f.check.seats), (1, 0, 2));
+    let replay = f.replay(&illegal, &limits).unwrap();
+    assert_eq!(replay, f.check.replay, "the match as played has the turn");
+    assert_eq!(replay.turns[0].seats[0].refused[0].kind, "unknown_planet");
+
+    let clean = wat_bot("idle");
+    assert!(check_game(&clean, "planet-wars", &limits)
+        .first_finding()
+        .is_none());
+}

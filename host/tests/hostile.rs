@@ -127,6 +127,32 @@ fn panic_is_a_trap_and_its_message_is_in_the_log() {
     );
 }
 
+/// A bot written with the SDK explains its panic: the fault says the
+/// panic's message and place, as Rust words a panic; the log keeps the usual
+/// panic message and nothing of the note.
+#[test]
+fn an_sdk_bots_panic_is_a_trap_that_says_its_message_and_place() {
+    let r = faults_as("panic_in_sdk_bot", FaultKind::Trap);
+    let first = &r.turns[0].seats[0];
+    let fault = first.fault.as_ref().unwrap();
+    assert!(
+        fault
+            .message
+            .starts_with("panicked at hostile-bots/examples/panic_in_sdk_bot.rs:"),
+        "{fault}"
+    );
+    // The test map has 23 planets.
+    let said = "no target among 23 planets";
+    assert!(fault.message.ends_with(&format!(": {said}")), "{fault}");
+    assert!(!fault.message.contains("unreachable"), "{fault}");
+    assert!(first.log.contains(said), "{}", first.log);
+    assert!(!first.log.contains("ludus-fault"), "{}", first.log);
+    // A bot that has no hook to explain itself keeps the sandbox's words.
+    let plain = faults_as("panic_in_act", FaultKind::Trap);
+    let fault = plain.turns[0].seats[0].fault.as_ref().unwrap();
+    assert!(fault.message.contains("unreachable"), "{fault}");
+}
+
 #[test]
 fn answer_pointer_outside_memory_is_a_fault() {
     faults_as("bad_answer_pointer", FaultKind::BadAnswerPointer);

@@ -160,7 +160,15 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
 fn build_error(path: &Path, kaggle: Option<KaggleGame>) -> String {
     let out = path.with_extension("wasm");
     let _guard = BUILD.lock().unwrap_or_else(|e| e.into_inner());
-    match build_bot(path, &out, &tools(), &BuildOptions { kaggle }) {
+    match build_bot(
+        path,
+        &out,
+        &tools(),
+        &BuildOptions {
+            kaggle,
+            ..BuildOptions::default()
+        },
+    ) {
         Ok(built) => panic!("{} built as {built:?}", path.display()),
         Err(e) => e.to_string(),
     }

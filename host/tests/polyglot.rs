@@ -552,13 +552,49 @@ fn python_exception_is_a_trap_with_its_traceback_and_the_next_turn_starts_afresh
     assert!(seat(0).fault.is_none());
     let fault = seat(1).fault.as_ref().expect("the second call raises");
     assert_eq!(fault.kind, FaultKind::Trap, "{fault}");
-    assert!(
-        seat(1)
-            .log
-            .contains("RuntimeError: this bot raises on its second call"),
-        "{}",
-        seat(1).log
+    // Said as Python says it, then where in the author's file: never as a
+    // wasm trap or a Rust panic.
+    let line = hostile_line("raise RuntimeError");
+    assert_eq!(
+        fault.message,
+        format!(
+            "RuntimeError: this bot raises on its second call (hostile.py line {line}, in act)"
+        )
     );
+    // The traceback is in the log once, from the author's first frame, with
+    // the author's file name and line; nothing of the wrappers.
+    let log = &seat(1).log;
+    assert_eq!(
+        log.matches("Traceback (most recent call last):").count(),
+        1,
+        "{log}"
+    );
+    assert!(
+        log.starts_with("call 2\nTraceback (most recent call last):\n  File \"hostile.py\""),
+        "{log}"
+    );
+    assert!(
+        log.contains(&format!("File \"hostile.py\", line {line}, in act\n")),
+        "{log}"
+    );
+    assert!(
+        log.contains("raise RuntimeError(\"this bot raises on its second call\")"),
+        "the traceback shows the author's line: {log}"
+    );
+    assert!(
+        log.ends_with("RuntimeError: this bot raises on its second call\n"),
+        "{log}"
+    );
+    for hidden in [
+        "ludus_user_bot",
+        "ludus_turn",
+        "ludus_bot_main",
+        "/0/",
+        "panicked",
+        "ludus-fault",
+    ] {
+        assert!(!log.contains(hidden), "{hidden}: {log}");
+    }
     // A component that trapped cannot be entered again: the next turn runs a
     // fresh instance, and the bot's globals start over.
     let calls = |t: usize| -> u64 {
@@ -571,6 +607,16 @@ fn python_exception_is_a_trap_with_its_traceback_and_the_next_turn_starts_afresh
         seat(3).fault.is_some(),
         "the fresh instance's second call raises too"
     );
+}
+
+/// The line of `hostile-bots/python/hostile.py` that holds `text`.
+fn hostile_line(text: &str) -> usize {
+    let path = ludus_testkit::workspace_root().join("hostile-bots/python/hostile.py");
+    let source = std::fs::read_to_string(&path).unwrap();
+    1 + source
+        .lines()
+        .position(|l| l.contains(text))
+        .unwrap_or_else(|| panic!("{} has no `{text}`", path.display()))
 }
 
 /// A component in text form: `act` lifted from a core module that answers

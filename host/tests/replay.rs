@@ -219,7 +219,8 @@ fn a_foreign_replay_is_read_or_refused_with_a_reason_never_a_panic() {
     assert_eq!(replay.short_id(), "é1");
     assert_eq!(ludus_host::short_id("0123456789abcdef"), "0123456789ab");
     let summary = replay.summary();
-    assert_eq!(summary.score_unit, "ships");
+    assert_eq!(summary.score_unit, "share");
+    assert_eq!(summary.progress_unit, Some("ships"));
     assert_eq!(summary.seats.len(), 2);
     let d = good.first_difference(&replay).expect("they differ");
     assert!(d.to_string().contains("`planet_wars_expander` (ab)"), "{d}");
@@ -270,7 +271,108 @@ fn verify_refuses_a_replay_of_another_rules_version_naming_both() {
     .expect_err("refused")
     .to_string();
     assert!(
-        err.contains("planet-wars rules v7; this Ludus plays v1"),
+        err.contains("planet-wars rules v7; this Ludus plays v2"),
         "{err}"
+    );
+}
+
+/// Planet Wars' score is the share of the opponents a seat outlasted, not
+/// ships: the summary heads it `share`, and shows the final ships apart,
+/// headed `ships`, from the last turn's running scores. A game whose
+/// running score is its score has no second column.
+#[test]
+fn the_summary_heads_planet_wars_share_as_share_and_shows_the_final_ships_apart() {
+    let replay = expander_vs_random(7);
+    let summary = replay.summary();
+    assert_eq!(summary.score_unit, "share");
+    assert_eq!(summary.progress_unit, Some("ships"));
+    let outcome = replay.outcome.as_ref().expect("the match ends");
+    let ships = &replay.turns.last().expect("turns were played").scores;
+    for (s, seat) in summary.seats.iter().enumerate() {
+        assert_eq!(seat.score, Some(outcome.scores[s]), "seat {s}");
+        assert!((0.0..=1.0).contains(&outcome.scores[s]), "a share");
+        assert_eq!(seat.progress, Some(ships[s]), "seat {s}");
+    }
+    assert!(
+        ships.iter().any(|&n| n > 1.0),
+        "the ships are a count, not a share: {ships:?}"
+    );
+
+    // Unfinished: no share yet, the ships so far.
+    let mut unfinished = replay.clone();
+    unfinished.outcome = None;
+    let summary = unfinished.summary();
+    for (s, seat) in summary.seats.iter().enumerate() {
+        assert_eq!(seat.score, None, "seat {s}");
+        assert_eq!(seat.progress, Some(ships[s]), "seat {s}");
+    }
+
+    let gold = pirates(3).summary();
+    assert_eq!((gold.score_unit, gold.progress_unit), ("gold", None));
+    assert!(gold.seats.iter().all(|s| s.progress.is_none()));
+}
+
+/// The summary says where to look: each seat's refusals by kind with the
+/// first one's reason, the turns with faults and with refusals, and the
+/// earliest fault or refusal of the match (a fault first on a tie).
+#[test]
+fn the_summary_names_refusals_with_their_reason_and_the_first_thing_to_look_at() {
+    use ludus_host::replay::Refusal;
+    use ludus_host::{Fault, FaultKind, Finding};
+    let mut replay = expander_vs_random(5);
+    assert_eq!(replay.summary().first_finding(), None, "a clean match");
+    let refuse = |kind: &str, reason: &str| Refusal {
+        kind: kind.into(),
+        reason: reason.into(),
+    };
+    for t in [3, 4, 5, 9] {
+        replay.turns[t - 1].seats[1].refused = vec![refuse("unknown_planet", "no planet `x`")];
+    }
+    replay.turns[8].seats[1]
+        .refused
+        .push(refuse("not_enough_ships", "5 ships, 3 on the planet"));
+    for t in [6, 7] {
+        replay.turns[t - 1].seats[0].fault =
+            Some(Fault::new(FaultKind::Trap, "panicked at a.rs:1:1: x"));
+    }
+    let summary = replay.summary();
+    let random = &summary.seats[1];
+    assert_eq!(random.refused, 5);
+    assert_eq!(
+        random.refusals,
+        [
+            ("unknown_planet".to_string(), 4),
+            ("not_enough_ships".to_string(), 1)
+        ]
+    );
+    assert_eq!(
+        random.refusals_text(),
+        "4× unknown_planet, 1× not_enough_ships"
+    );
+    assert_eq!(
+        random.first_refusal,
+        Some((3, refuse("unknown_planet", "no planet `x`")))
+    );
+    assert_eq!(random.refusal_turns, [3, 4, 5, 9]);
+    assert_eq!(replay.refusal_counts(), [0, 5]);
+    assert_eq!(ludus_host::turn_ranges(&random.refusal_turns), "3–5, 9");
+    assert_eq!(summary.seats[0].fault_turns, [6, 7]);
+    assert_eq!(
+        summary.first_finding(),
+        Some(Finding {
+            turn: 3,
+            seat: 1,
+            fault: false
+        })
+    );
+    // A fault on the same turn as the first refusal comes first.
+    replay.turns[2].seats[0].fault = Some(Fault::new(FaultKind::OutOfFuel, "out of fuel"));
+    assert_eq!(
+        replay.summary().first_finding(),
+        Some(Finding {
+            turn: 3,
+            seat: 0,
+            fault: true
+        })
     );
 }

@@ -3,7 +3,8 @@
 //! (`turncoat` makes them all, once it is past its validation match).
 //!
 //! They speak bot ABI v1 by hand (not through the SDK), so they can return
-//! any pointer and length they like.
+//! any pointer and length they like; only `panic_in_sdk_bot` is written
+//! with the SDK, to panic as an SDK bot does.
 
 use std::cell::RefCell;
 

@@ -13,6 +13,7 @@
 
 use ludus_host::{Limits, Sandbox};
 use ludus_leaderboard::ladder::{self, LadderSpec, RunOptions};
+use ludus_leaderboard::retention::KeepReplays;
 use ludus_leaderboard::schedule::{Kind, ScheduledMatch};
 use ludus_leaderboard::store::{ClaimNext, Location, MatchResult, Needs, NewLadder, Store};
 use ludus_leaderboard::worker::{self, WorkerOptions};
@@ -63,6 +64,177 @@ fn main() {
     }
     if wants("throughput") {
         throughput(&cluster, &sqlite, &sandbox);
+    }
+    if wants("storage") {
+        storage(&cluster, &sqlite);
+    }
+    if wants("replayless") {
+        replayless(&cluster, match_cpu);
+    }
+}
+
+/// Coordination per match on PostgreSQL with a replay sent and stored, and
+/// with none (a ladder that keeps no replay), batches of 16.
+fn replayless(cluster: &Cluster, match_cpu: Duration) {
+    println!("coordination per match on PostgreSQL, 100 000 scheduled, batches of 16, the least of {REPEATS} runs of {TIMED} matches:");
+    for (label, bytes) in [("a 14 000-byte replay", REPLAY_BYTES), ("no replay", 0)] {
+        let location = Location::Postgres(cluster.create_database());
+        let c = coordination_with(&location, 100_000, Step::Batched(16), cluster, bytes);
+        let all = c.cpu + c.server.unwrap_or(c.backend);
+        println!(
+            "  {label:<22}: {:>5.0} µs from call to answer; CPU {:.0} µs (worker thread and backend), {:.0} µs with every server process ({:.2}% of a match's); database grows {:.2} KiB per match",
+            c.wall.as_secs_f64() * 1e6,
+            (c.cpu + c.backend).as_secs_f64() * 1e6,
+            all.as_secs_f64() * 1e6,
+            100.0 * all.as_secs_f64() / match_cpu.as_secs_f64(),
+            c.bytes / 1024.0
+        );
+    }
+}
+
+/// Matches of the storage measurement.
+const STORED_MATCHES: u32 = 100_000;
+
+/// What a rated match costs the database when its ladder keeps no replay:
+/// 100 bots, 100 000 matches scheduled (pairs drawn from a seeded
+/// stream), each result committed through the queue with no replay, the
+/// ratings applied (every seat's Elo, place and faults). Tables and indexes
+/// grown from the database with the bots and no ladder.
+fn storage(cluster: &Cluster, sqlite: &dyn Fn(&str) -> Location) {
+    println!("bytes per rated match at {STORED_MATCHES} matches, no replay stored (tables and indexes; the bots excluded):");
+    for (name, location) in [
+        ("SQLite", sqlite("storage")),
+        ("PostgreSQL", Location::Postgres(cluster.create_database())),
+    ] {
+        let store = Store::connect(&location).unwrap();
+        let mut bots = Vec::new();
+        for i in 0..100u32 {
+            let mut wasm = b"\0asm\x01\0\0\0".to_vec();
+            // A custom section makes each bot's bytes its own.
+            wasm.extend([0, 5, 1, b'x']);
+            wasm.extend(i.to_le_bytes()[..3].iter());
+            let sha = ludus_host::sha256_hex(&wasm);
+            bots.push(
+                store
+                    .bots()
+                    .submit(&format!("bot-{i:03}"), "planet-wars", &wasm, &sha, NOW)
+                    .unwrap()
+                    .bot,
+            );
+        }
+        let before = database_bytes(&location, cluster);
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let schedule: Vec<ScheduledMatch> = (0..STORED_MATCHES)
+            .map(|i| {
+                let a = (next() % 100) as usize;
+                let b = (a + 1 + (next() % 99) as usize) % 100;
+                ScheduledMatch {
+                    index: i,
+                    group: i,
+                    seed: next() >> 1,
+                    seats: vec![a, b],
+                }
+            })
+            .collect();
+        let rules = ludus_engine::registry::info("planet-wars")
+            .unwrap()
+            .rules_version;
+        let id = store
+            .ladders()
+            .ensure(&NewLadder {
+                key: "storage",
+                game: "planet-wars",
+                kind: "round-robin",
+                players: 2,
+                rounds: 1,
+                seed: 0,
+                config: &serde_json::Value::Null,
+                limits: &serde_json::to_value(Limits::default()).unwrap(),
+                needs: &Needs::of_this_build(rules),
+                keep_replays: KeepReplays::NONE,
+                bots: &bots,
+                schedule: &schedule,
+            })
+            .unwrap();
+        let lease = Duration::from_secs(600);
+        let worker = store.queue().register_worker(2, Some(id), lease).unwrap();
+        let t = Instant::now();
+        let mut held = store.queue().claim(worker, id, 16, lease).unwrap();
+        while !held.is_empty() {
+            let results: Vec<MatchResult> = held
+                .iter()
+                .map(|c| {
+                    let placements = match c.index % 10 {
+                        9 => vec![1, 1],
+                        k if k % 2 == 0 => vec![1, 2],
+                        _ => vec![2, 1],
+                    };
+                    MatchResult {
+                        index: c.index,
+                        match_id: ludus_host::sha256_hex(format!("match {}", c.index).as_bytes()),
+                        scores: placements
+                            .iter()
+                            .map(|&p| if p == 1 { 1.0 } else { 0.0 })
+                            .collect(),
+                        placements,
+                        faults: vec![0, 0],
+                        turns: 187,
+                        reason: "player 1 (seat 0) is the last with ships".into(),
+                        aborted: None,
+                        replay_sha256: ludus_host::sha256_hex(
+                            format!("replay {}", c.index).as_bytes(),
+                        ),
+                        refused: vec![0, 0],
+                    }
+                })
+                .collect();
+            let commits: Vec<(&MatchResult, &[u8])> =
+                results.iter().map(|r| (r, &[][..])).collect();
+            let next = ClaimNext {
+                ladder: id,
+                n: 16,
+                lease,
+            };
+            held = store
+                .queue()
+                .commit_many_and_claim(worker, id, &commits, &next)
+                .unwrap()
+                .1;
+        }
+        store.queue().stop_worker(worker).unwrap();
+        ludus_leaderboard::ratings::apply(&store, id).unwrap();
+        let stored: i64 = store.results().all(id).unwrap().len() as i64;
+        assert_eq!(stored, STORED_MATCHES as i64);
+        drop(store);
+        let took = t.elapsed();
+        let grown = database_bytes(&location, cluster).saturating_sub(before);
+        // What the rows take once the space of their earlier versions is
+        // reclaimed (PostgreSQL keeps an updated row's old version until a
+        // vacuum; autovacuum makes that space reusable as the ladder goes on).
+        match &location {
+            Location::File(path) => rusqlite::Connection::open(path)
+                .unwrap()
+                .execute_batch("VACUUM")
+                .unwrap(),
+            Location::Postgres(url) => {
+                cluster.psql(url, "VACUUM FULL");
+            }
+        }
+        let live = database_bytes(&location, cluster).saturating_sub(before);
+        let per = |b: u64| b as f64 / STORED_MATCHES as f64;
+        println!(
+            "  {name:<10} {:.0} bytes per match as written ({:.1} MiB), {:.0} once vacuumed; committed and rated in {:.0} s",
+            per(grown),
+            grown as f64 / (1 << 20) as f64,
+            per(live),
+            took.as_secs_f64()
+        );
     }
 }
 
@@ -226,6 +398,18 @@ fn coordination(
     step: Step,
     cluster: &Cluster,
 ) -> Coordination {
+    coordination_with(location, scheduled, step, cluster, REPLAY_BYTES)
+}
+
+/// [`coordination`] with replays of `replay_bytes` (0: none sent, as a
+/// ladder that stores no replay commits its results).
+fn coordination_with(
+    location: &Location,
+    scheduled: u32,
+    step: Step,
+    cluster: &Cluster,
+    replay_bytes: usize,
+) -> Coordination {
     let store = Store::connect(location).unwrap();
     let mut bots = Vec::new();
     for (name, wasm) in [
@@ -264,6 +448,7 @@ fn coordination(
             config: &serde_json::Value::Null,
             limits: &serde_json::to_value(Limits::default()).unwrap(),
             needs: &Needs::of_this_build(rules),
+            keep_replays: KeepReplays::ALL,
             bots: &bots,
             schedule: &schedule,
         })
@@ -275,7 +460,7 @@ fn coordination(
     // Incompressible bytes, different per match, as gzip output is.
     let replay = |i: u32| -> Vec<u8> {
         let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ i as u64;
-        (0..REPLAY_BYTES)
+        (0..replay_bytes)
             .map(|_| {
                 x ^= x << 13;
                 x ^= x >> 7;
@@ -340,7 +525,8 @@ fn coordination(
                         turns: 207,
                         reason: "elimination".into(),
                         aborted: None,
-                        replay_sha256: ludus_host::sha256_hex(gz),
+                        replay_sha256: ludus_host::sha256_hex(format!("{id}-{done}").as_bytes()),
+                        refused: vec![0, 0],
                     };
                     (result, gz)
                 })

@@ -18,8 +18,9 @@
 use crate::error::Error;
 use crate::ratings::elo::EloConfig;
 use crate::ratings::System;
+use crate::retention::KeepReplays;
 use crate::schedule::ScheduledMatch;
-use crate::store::{BotRecord, Needs, QueueDemand, Store};
+use crate::store::{BotRecord, ContinuousLadder, Needs, QueueDemand, Store};
 use ludus_engine::registry::GameInfo;
 use ludus_engine::rng::{derive_seed, stream};
 use ludus_host::Limits;
@@ -48,6 +49,9 @@ pub struct ContinuousConfig {
     /// sixtieth of it); `None`: as many as the workers play. A new
     /// version's placement series is scheduled regardless.
     pub max_per_hour: Option<u32>,
+    /// Which replays the game's ladders store: `None` leaves a ladder's
+    /// stored policy as it is (a new ladder gets the default).
+    pub keep_replays: Option<KeepReplays>,
 }
 
 impl ContinuousConfig {
@@ -92,6 +96,7 @@ impl Default for ContinuousConfig {
             neighbours: 3,
             game_configs: BTreeMap::new(),
             max_per_hour: None,
+            keep_replays: None,
         }
     }
 }
@@ -393,16 +398,21 @@ pub fn top_up(
     }
     let limits = serde_json::to_value(&config.limits).expect("limits serialise");
     let needs = Needs::of_this_build(game.rules_version);
-    let ladder = store.ladders().ensure_continuous(
-        game.id,
-        players as u32,
-        config.seed,
-        &config.game_config(game.id),
-        &limits,
-        &needs,
-    )?;
+    let ladder = store.ladders().ensure_continuous(&ContinuousLadder {
+        game: game.id,
+        players: players as u32,
+        seed: config.seed,
+        config: &config.game_config(game.id),
+        limits: &limits,
+        needs: &needs,
+        keep_replays: config.keep_replays.unwrap_or_default(),
+    })?;
     done.ladder = Some(ladder);
-    let before = store.ladders().get(ladder)?.bots.len();
+    let record = store.ladders().get(ladder)?;
+    if let Some(keep) = config.keep_replays.filter(|&k| k != record.keep_replays) {
+        store.ladders().set_keep_replays(ladder, keep)?;
+    }
+    let before = record.bots.len();
     let mut active = Vec::new();
     for b in &latest {
         let position = store.ladders().add_bot(ladder, b)?;

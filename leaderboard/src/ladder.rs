@@ -8,6 +8,7 @@
 //! functions; the tests call the same ones.
 
 use crate::error::Error;
+use crate::retention::KeepReplays;
 use crate::schedule::{schedule, Kind};
 use crate::store::{
     BotRecord, IntegrityEvent, LadderRecord, LadderStatus, Needs, NewLadder, Store, StoreError,
@@ -152,8 +153,20 @@ pub fn ladder_key(spec: &LadderSpec) -> String {
 /// Creates the ladder (its bots, its schedule, what a worker needs to play
 /// it), or finds it when it exists: the same spec is the same ladder, and
 /// the stored schedule is what is played, so a ladder keeps meaning the
-/// same matches. Returns its id.
+/// same matches. Returns its id. A new ladder keeps the default replays
+/// ([`KeepReplays::default`]).
 pub fn create(store: &Store, spec: &LadderSpec) -> Result<i64, Error> {
+    create_keeping(store, spec, None)
+}
+
+/// [`create`], with which replays the ladder stores: `keep` for a new
+/// ladder (the default when `None`), and for one that exists, from now on
+/// when given. Which replays are stored is no part of what a ladder is.
+pub fn create_keeping(
+    store: &Store,
+    spec: &LadderSpec,
+    keep: Option<KeepReplays>,
+) -> Result<i64, Error> {
     // The game, its seat count and its config, checked before anything is stored.
     let game = ludus_engine::registry::info(&spec.game)?;
     ludus_engine::new_game(&spec.game, &spec.config, 0, spec.players)?;
@@ -169,7 +182,7 @@ pub fn create(store: &Store, spec: &LadderSpec) -> Result<i64, Error> {
     let config = spec.config.clone();
     let needs = Needs::of_this_build(game.rules_version);
     let key = ladder_key(spec);
-    Ok(store.ladders().ensure(&NewLadder {
+    let id = store.ladders().ensure(&NewLadder {
         key: &key,
         game: &spec.game,
         kind: spec.kind.label(),
@@ -179,9 +192,16 @@ pub fn create(store: &Store, spec: &LadderSpec) -> Result<i64, Error> {
         config: &config,
         limits: &limits,
         needs: &needs,
+        keep_replays: keep.unwrap_or_default(),
         bots: &spec.bots,
         schedule: &matches,
-    })?)
+    })?;
+    if let Some(keep) = keep {
+        if store.ladders().get(id)?.keep_replays != keep {
+            store.ladders().set_keep_replays(id, keep)?;
+        }
+    }
+    Ok(id)
 }
 
 /// How [`run`] plays: as one worker of the ladder.
@@ -195,6 +215,8 @@ pub struct RunOptions {
     /// its matches in play go back to the queue, and it ends with
     /// [`Error::Stopped`] unless the ladder is done.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Which replays the ladder stores ([`create_keeping`]).
+    pub keep_replays: Option<KeepReplays>,
 }
 
 impl RunOptions {
@@ -203,6 +225,7 @@ impl RunOptions {
             threads,
             lease: worker::DEFAULT_LEASE,
             stop: None,
+            keep_replays: None,
         }
     }
 }
@@ -243,7 +266,7 @@ pub fn run(
     options: &RunOptions,
     mut on_event: impl FnMut(RunEvent),
 ) -> Result<Ran, Error> {
-    let id = create(store, spec)?;
+    let id = create_keeping(store, spec, options.keep_replays)?;
     // A killed run of this machine is not another worker playing.
     store.queue().reap_local_workers()?;
     let status = store.queue().status(id)?;

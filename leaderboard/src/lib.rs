@@ -22,13 +22,17 @@
 pub mod clock;
 pub mod continuous;
 mod error;
+pub mod exact;
 pub mod house;
 pub mod ladder;
 pub mod lookup;
 pub mod matchup;
 pub mod ratings;
+pub mod replays;
 pub mod report;
+pub mod retention;
 pub mod schedule;
+pub mod seated;
 pub mod sprt;
 pub mod store;
 pub mod submit;

@@ -63,6 +63,8 @@ pub enum LookupError {
     NoReplay { arg: String, why: String },
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error(transparent)]
+    Regenerate(#[from] Box<crate::replays::ReplayError>),
 }
 
 /// Where a replay came from.
@@ -82,13 +84,18 @@ impl std::fmt::Display for ReplaySource {
     }
 }
 
-/// The replay of the stored match whose id starts with `prefix`.
-pub fn stored_replay(store: &Store, prefix: &str) -> Result<Replay, LookupError> {
+/// The replay of the stored match whose id starts with `prefix`: the
+/// stored one, or the match played again with `sandbox` and checked
+/// ([`crate::replays`]).
+pub fn stored_replay(
+    store: &Store,
+    prefix: &str,
+    sandbox: &Sandbox,
+) -> Result<Replay, LookupError> {
     let match_id = store.results().find_match(prefix)?;
-    replay_of(store, &match_id)?.ok_or_else(|| LookupError::StoredReplay {
-        match_id,
-        reason: "its replay is gone from the store".into(),
-    })
+    Ok(crate::replays::of_match(store, sandbox, &match_id)
+        .map_err(Box::new)?
+        .0)
 }
 
 /// The stored replay of the match with this full id; `None` when the store
@@ -110,6 +117,7 @@ pub fn replay_of(store: &Store, match_id: &str) -> Result<Option<Replay>, Lookup
 pub fn open_replay(
     arg: &str,
     store: Option<&Store>,
+    sandbox: &Sandbox,
 ) -> Result<(Replay, ReplaySource), LookupError> {
     let path = Path::new(arg);
     if path.exists() {
@@ -121,7 +129,7 @@ pub fn open_replay(
             why: "there is no such file, and no database to look the id up in: no ludus.db here; pass --db".into(),
         });
     };
-    match stored_replay(store, arg) {
+    match stored_replay(store, arg, sandbox) {
         Err(LookupError::Store(StoreError::UnknownMatch { .. })) => Err(LookupError::NoReplay {
             arg: arg.into(),
             why: format!(

@@ -12,6 +12,7 @@ use crate::error::Error;
 use crate::ratings::elo::EloConfig;
 use crate::ratings::System;
 use crate::store::{BotRecord, LadderRecord, Store};
+use ludus_host::numbers::{count, fixed};
 use serde::{Deserialize, Serialize};
 
 /// One bot's line.
@@ -54,13 +55,16 @@ pub struct Results {
     pub draws: u32,
     pub losses: u32,
     /// Mean final score per game, in the game's own unit
-    /// ([`Leaderboard::score_unit`]: ships, kore, halite, cells, points).
+    /// ([`Leaderboard::score_unit`]: share, kore, halite, cells, gold, points).
     pub score: f64,
     /// The share of result points won, in percent, 0 to 100 for every
     /// game: see [`result_points`].
     pub score_pct: f64,
     /// Turns with a fault, over all games.
     pub faults: u32,
+    /// Moves the game refused, over all games; `None` when some of its
+    /// results were stored before refusals were counted.
+    pub refused: Option<u32>,
 }
 
 /// One match, for the HTML page.
@@ -68,6 +72,10 @@ pub struct Results {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MatchLine {
     pub index: u32,
+    /// The match seed (a u64), as a string of its digits: a JSON number
+    /// above 2^53 is rounded where it is read as a double.
+    #[serde(with = "crate::exact")]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, example = "15337121675167056173"))]
     pub seed: u64,
     pub seats: Vec<String>,
     pub placements: Vec<u32>,
@@ -79,15 +87,24 @@ pub struct MatchLine {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Leaderboard {
-    /// The ladder; `None` for a game whose ladder does not exist yet.
+    /// The ladder's id, as a string of its digits (ids, like seeds, are
+    /// 64-bit); `None` for a game whose ladder does not exist yet.
+    #[serde(with = "crate::exact::option")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, example = "1"))]
     pub ladder: Option<i64>,
     pub game: String,
     pub kind: String,
     pub players: u32,
     pub rounds: u32,
+    /// The ladder's seed (a u64), as a string of its digits: a JSON number
+    /// above 2^53 is rounded where it is read as a double.
+    #[serde(with = "crate::exact")]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, example = "1280656469"))]
     pub seed: u64,
     /// Matches with a result / in the schedule / rated (a prefix of it).
+    #[cfg_attr(feature = "openapi", schema(value_type = u32))]
     pub played: usize,
+    #[cfg_attr(feature = "openapi", schema(value_type = u32))]
     pub scheduled: usize,
     pub rated: u32,
     /// What ranks the rows, and what `rating` and `interval` are.
@@ -288,7 +305,13 @@ pub fn leaderboard(store: &Store, id: i64) -> Result<Leaderboard, Error> {
     let schedule = store.ladders().schedule(id)?;
     let results = store.results().all(id)?;
     let n = record.bots.len();
-    let mut stats = vec![Results::default(); n];
+    let mut stats = vec![
+        Results {
+            refused: Some(0),
+            ..Results::default()
+        };
+        n
+    ];
     let mut seated = vec![0u32; n];
     let mut score_sum = vec![0.0; n];
     let mut points_sum = vec![0.0; n];
@@ -306,6 +329,10 @@ pub fn leaderboard(store: &Store, id: i64) -> Result<Leaderboard, Error> {
         for (seat, &bot) in seats.iter().enumerate() {
             let s = &mut stats[bot];
             s.faults += r.faults.get(seat).copied().unwrap_or(0);
+            s.refused = match (s.refused, r.refused.get(seat)) {
+                (Some(n), Some(&m)) => Some(n + m),
+                _ => None,
+            };
             // A bot seated several times (a house bot's copies) plays one
             // match: it counts once, at its best-placed seat, as it is rated.
             let best = (0..seats.len())
@@ -378,6 +405,7 @@ pub fn bots(store: &Store) -> Result<Vec<BotRecord>, Error> {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ListedMatch {
     pub index: u32,
+    #[serde(with = "crate::exact")]
     pub seed: u64,
     /// Bot names, in seat order.
     pub seats: Vec<String>,
@@ -480,11 +508,11 @@ impl std::str::FromStr for Format {
 }
 
 /// Columns of the table; `SCORE` is headed with the game's unit.
-const COLUMNS: usize = 12;
+const COLUMNS: usize = 13;
 const SCORE: usize = 9;
 const HEADERS: [&str; COLUMNS] = [
     "rank", "bot", "rating", "±", "elo", "games", "wins", "draws", "losses", "score", "score %",
-    "faults",
+    "faults", "refused",
 ];
 
 impl Row {
@@ -496,16 +524,17 @@ impl Row {
         [
             self.rank.to_string(),
             format!("{} v{}", self.bot, self.version),
-            format!("{:.1}", self.rating),
-            format!("{:.1}", self.interval),
-            format!("{:.0}", self.elo),
+            fixed(self.rating, 1),
+            fixed(self.interval, 1),
+            fixed(self.elo, 0),
             self.games.to_string(),
             or_blank(&|r| r.wins.to_string()),
             or_blank(&|r| r.draws.to_string()),
             or_blank(&|r| r.losses.to_string()),
-            or_blank(&|r| format!("{:.1}", r.score)),
-            or_blank(&|r| format!("{:.1}", r.score_pct)),
+            or_blank(&|r| fixed(r.score, 1)),
+            or_blank(&|r| fixed(r.score_pct, 1)),
             or_blank(&|r| r.faults.to_string()),
+            or_blank(&|r| r.refused.map_or("?".into(), |n| n.to_string())),
         ]
     }
 }
@@ -529,13 +558,13 @@ impl Leaderboard {
 
     pub fn title(&self) -> String {
         format!(
-            "{} {} ladder {} ({} seats, {} rounds, seed {}): {}/{} matches played",
+            "{} {} ladder {} ({} seats, {}, seed {}): {}/{} matches played",
             self.game,
             self.kind,
             self.ladder
                 .map_or_else(|| "-".to_string(), |l| l.to_string()),
             self.players,
-            self.rounds,
+            count(self.rounds.into(), "round", "rounds"),
             self.seed,
             self.played,
             self.scheduled
@@ -591,8 +620,9 @@ impl Leaderboard {
         out
     }
 
-    /// CSV with full precision and the sha256 of each bot, quoted by the
-    /// `csv` crate wherever a name needs it.
+    /// CSV with full precision (each number as the shortest text that reads
+    /// back to it) and the sha256 of each bot, quoted by the `csv` crate
+    /// wherever a name needs it.
     fn csv(&self) -> String {
         let mut w = csv::Writer::from_writer(Vec::new());
         let unit = self.score_unit.as_str();
@@ -611,6 +641,7 @@ impl Leaderboard {
             unit,
             "score_pct",
             "faults",
+            "refused",
         ])
         .expect("writing to a Vec");
         for r in &self.rows {
@@ -620,16 +651,17 @@ impl Leaderboard {
                 r.bot.clone(),
                 r.version.to_string(),
                 r.sha256.clone(),
-                format!("{:.3}", r.rating),
-                format!("{:.3}", r.interval),
-                format!("{:.3}", r.elo),
+                r.rating.to_string(),
+                r.interval.to_string(),
+                r.elo.to_string(),
                 r.games.to_string(),
                 s.wins.to_string(),
                 s.draws.to_string(),
                 s.losses.to_string(),
-                format!("{:.3}", s.score),
-                format!("{:.3}", s.score_pct),
+                s.score.to_string(),
+                s.score_pct.to_string(),
                 s.faults.to_string(),
+                s.refused.map_or(String::new(), |n| n.to_string()),
             ])
             .expect("writing to a Vec");
         }
@@ -655,7 +687,68 @@ impl Leaderboard {
 
 #[cfg(test)]
 mod tests {
-    use super::result_points;
+    use super::*;
+
+    fn board(rating: f64, elo: f64, score: f64) -> Leaderboard {
+        Leaderboard {
+            ladder: Some(1),
+            game: "planet-wars".into(),
+            kind: "round-robin".into(),
+            players: 2,
+            rounds: 1,
+            seed: 7,
+            played: 1,
+            scheduled: 1,
+            rated: 1,
+            rating_system: "Bradley-Terry".into(),
+            score_unit: "share".into(),
+            rows: vec![Row {
+                rank: 1,
+                bot: "alpha".into(),
+                version: 1,
+                sha256: "ab".repeat(32),
+                owner: None,
+                house: false,
+                rating,
+                interval: 0.04,
+                elo,
+                games: 3,
+                results: Some(Results {
+                    wins: 1,
+                    draws: 0,
+                    losses: 2,
+                    score,
+                    score_pct: 100.0 * score,
+                    faults: 0,
+                    refused: Some(0),
+                }),
+            }],
+            matches: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn tables_round_numbers_and_never_print_minus_zero_while_json_and_csv_stay_exact() {
+        let lb = board(-0.0, 2169.2321484071485, 1.0 / 3.0);
+        let cells = lb.rows[0].cells();
+        assert_eq!(cells[2..5], ["0.0", "0.0", "2169"]);
+        assert_eq!(cells[9..11], ["0.3", "33.3"]);
+        let near_zero = board(-0.04, 1500.0, 0.0).rows[0].cells();
+        assert_eq!(near_zero[2], "0.0");
+        for format in [Format::Table, Format::Markdown] {
+            let text = lb.render(format).unwrap();
+            assert!(!text.contains("-0.0"), "{text}");
+            assert!(!text.contains("0.3333"), "{text}");
+            assert!(text.contains("(2 seats, 1 round, seed 7)"), "{text}");
+        }
+        let json = lb.render(Format::Json).unwrap();
+        let back: Leaderboard = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, lb);
+        let csv = lb.render(Format::Csv).unwrap();
+        let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+        assert_eq!(row[6].parse::<f64>().unwrap(), 2169.2321484071485);
+        assert_eq!(row[11].parse::<f64>().unwrap(), 1.0 / 3.0);
+    }
 
     #[test]
     fn result_points_are_one_for_a_win_half_for_a_draw_and_by_place_for_more_seats() {

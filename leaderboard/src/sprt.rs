@@ -350,6 +350,17 @@ impl Sprt {
         }
     }
 
+    /// The tested bot's mean score per game so far (a win 1, a draw ½),
+    /// from the counts as they are; `None` with no pairs.
+    pub fn score(&self) -> Option<f64> {
+        let pairs = self.pairs();
+        if pairs == 0 {
+            return None;
+        }
+        let half_points: u64 = (0..5u64).map(|k| k * self.counts[k as usize]).sum();
+        Some(half_points as f64 / (4 * pairs) as f64)
+    }
+
     /// Elo difference, 95% error and LOS so far ([`elo_estimate`]).
     pub fn estimate(&self) -> Option<EloEstimate> {
         elo_estimate(&self.counts)

@@ -57,6 +57,17 @@ fn pairs_map_to_pentanomial_counts() {
 }
 
 #[test]
+fn the_score_is_the_tested_bots_mean_points_per_game() {
+    let mut sprt = Sprt::new(SprtConfig::default()).unwrap();
+    assert_eq!(sprt.score(), None);
+    // Games: win, loss; draw, draw; win, win: 4 points of 6.
+    sprt.add_pair(Outcome::Win, Outcome::Loss);
+    sprt.add_pair(Outcome::Draw, Outcome::Draw);
+    sprt.add_pair(Outcome::Win, Outcome::Win);
+    assert_eq!(sprt.score(), Some(4.0 / 6.0));
+}
+
+#[test]
 fn no_decision_with_few_pairs() {
     let mut sprt = Sprt::new(SprtConfig::default()).unwrap();
     assert_eq!(sprt.llr(), 0.0);

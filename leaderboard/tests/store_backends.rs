@@ -6,6 +6,7 @@
 //! that arrive twice, ratings over the finished prefix, heartbeats.
 
 use ludus_leaderboard::ratings::{self, System};
+use ludus_leaderboard::retention::KeepReplays;
 use ludus_leaderboard::schedule::ScheduledMatch;
 use ludus_leaderboard::store::{
     ClaimNext, Committed, Location, MatchResult, Needs, NewLadder, Store, StoreError, MAX_ATTEMPTS,
@@ -193,6 +194,7 @@ fn ladder_of(store: &mut Store, n: u32, needs: &Needs) -> i64 {
             config: &serde_json::Value::Null,
             limits: &serde_json::to_value(ludus_host::Limits::default()).unwrap(),
             needs,
+            keep_replays: KeepReplays::ALL,
             bots: &bots,
             schedule: &schedule,
         })
@@ -215,6 +217,7 @@ fn result(index: u32, replay: &str) -> MatchResult {
         reason: "done".into(),
         aborted: None,
         replay_sha256: sha(replay.as_bytes()),
+        refused: Vec::new(),
     }
 }
 
@@ -650,6 +653,7 @@ fn a_worker_of_every_ladder_takes_them_in_turn(db: Db) {
                     config: &serde_json::json!({"max_turns": 5}),
                     limits: &serde_json::to_value(ludus_host::Limits::default()).unwrap(),
                     needs: &this_build(),
+                    keep_replays: KeepReplays::ALL,
                     bots: &bots,
                     schedule: &schedule,
                 })
@@ -1168,9 +1172,11 @@ fn a_bots_matches_are_found_through_the_bot_index_with_its_elo_after_each(db: Db
 }
 
 /// Takes a database of this schema back to schema `version` (5 or 6): its
-/// history, and what schema 7 added.
+/// history, and what schemas 7 and 8 added.
 fn back_to_schema(db: &Db, version: i32) {
     for sql in [
+        "ALTER TABLE ladders DROP COLUMN keep_replays",
+        "ALTER TABLE ladders DROP COLUMN replays_pruned_below",
         "DROP INDEX bot_versions_by_lower_name",
         "DROP INDEX bot_owners_by_lower_name",
         "DROP INDEX accounts_by_lower_name",

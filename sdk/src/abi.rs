@@ -11,6 +11,11 @@
 //! One module instance plays one bot for one match, single-threaded, so the
 //! state below lives in thread-locals (plain statics on `wasm32`): the input
 //! buffer (grown as needed, reused), the output buffer (reused) and the bot.
+//!
+//! A panic is explained to the host as well as logged: the panic hook writes
+//! its message and place in one line that starts `ludus-fault: ` (see
+//! [`fault_note`]), which the host keeps out of the log and words the fault
+//! with, before the panic ends the turn in a trap.
 
 use crate::{Bot, FromJson};
 
@@ -37,6 +42,23 @@ pub fn answer<B: Bot>(bot: &mut B, observation: &[u8], out: &mut Vec<u8>) {
     }
 }
 
+/// Longest panic message sent in a fault note, in characters.
+const NOTE_MESSAGE_CHARS: usize = 1000;
+
+/// The line that tells the host why the turn ends in a fault: the panic's
+/// `message` and where it happened, as JSON after `ludus-fault: ` (the
+/// host reads a note only from a single write that starts with it).
+pub fn fault_note(message: &str, place: Option<(&str, u32, u32)>) -> String {
+    let message: String = message.chars().take(NOTE_MESSAGE_CHARS).collect();
+    let mut note = serde_json::json!({"type": "panic", "message": message});
+    if let Some((file, line, column)) = place {
+        note["file"] = file.into();
+        note["line"] = line.into();
+        note["column"] = column.into();
+    }
+    format!("ludus-fault: {note}\n")
+}
+
 #[cfg(target_arch = "wasm32")]
 mod wasm {
     use super::answer;
@@ -54,6 +76,30 @@ mod wasm {
     thread_local! {
         static BUFFERS: RefCell<Buffers> = RefCell::new(Buffers::default());
         static BOT: RefCell<Option<Box<dyn Any>>> = const { RefCell::new(None) };
+    }
+
+    /// Adds the fault note to the panic hook (once per instance: a fresh
+    /// instance after a fault starts without it). The usual message still
+    /// goes to the log.
+    fn explain_panics() {
+        static DONE: AtomicBool = AtomicBool::new(false);
+        if DONE.swap(true, Ordering::Relaxed) {
+            return;
+        }
+        let usual = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            usual(info);
+            let payload = info.payload();
+            let message = payload
+                .downcast_ref::<&str>()
+                .copied()
+                .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+                .unwrap_or("a panic without a message");
+            let place = info.location().map(|l| (l.file(), l.line(), l.column()));
+            let note = super::fault_note(message, place);
+            // One write, as the host reads the note only whole.
+            let _ = std::io::Write::write_all(&mut std::io::stderr(), note.as_bytes());
+        }));
     }
 
     unsafe extern "C" {
@@ -93,6 +139,7 @@ mod wasm {
     /// `ptr..ptr + len` must be initialised memory that nothing else uses
     /// during the call: the buffer `ludus_alloc` returned, as the ABI says.
     pub unsafe fn act<B: Bot>(ptr: i32, len: i32) -> i64 {
+        explain_panics();
         let ptr = ptr as u32 as usize as *const u8;
         let len = usize::try_from(len).unwrap_or(0);
         BUFFERS.with_borrow_mut(|b| {
@@ -120,3 +167,26 @@ mod wasm {
 
 #[cfg(target_arch = "wasm32")]
 pub use wasm::{act, alloc, initialize};
+
+#[cfg(test)]
+mod tests {
+    use super::fault_note;
+
+    #[test]
+    fn a_fault_note_is_one_line_of_json_after_its_prefix() {
+        let note = fault_note("bad \"move\"\non turn 3", Some(("src/lib.rs", 10, 5)));
+        let json = note
+            .strip_prefix("ludus-fault: ")
+            .and_then(|n| n.strip_suffix('\n'))
+            .expect("the prefix, one line");
+        assert!(!json.contains('\n'));
+        let v: serde_json::Value = serde_json::from_str(json).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"type": "panic", "message": "bad \"move\"\non turn 3",
+                "file": "src/lib.rs", "line": 10, "column": 5})
+        );
+        let long = fault_note(&"é".repeat(5000), None);
+        assert!(long.len() < 4096, "{} bytes", long.len());
+    }
+}

@@ -48,6 +48,9 @@
 //!
 //! * Write logs to stderr (`eprintln!`); the host keeps them, capped, next to
 //!   the replay. Stdout goes to the same log.
+//! * A panic ends the turn in a fault that says the panic's message and
+//!   place (`panicked at src/lib.rs:10:5: ...`); the usual panic message is
+//!   in the log.
 //! * Draw randomness from [`random`]: it is a stream the host seeds per match
 //!   and seat, so a replay of the match gives your bot the same numbers.
 //! * Clocks are virtual: do not count on wall time.

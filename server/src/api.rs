@@ -28,7 +28,14 @@ use utoipa::OpenApi;
 #[openapi(
     info(
         title = "Ludus",
-        description = "Upload bots, follow the continuous ladders, re-run any rated match."
+        description = "Upload bots, follow the continuous ladders, re-run any rated match.\n\n\
+            Seeds and ids are 64-bit integers, sent as strings of their decimal digits: \
+            a JSON number above 2^53 is rounded by every reader that reads numbers as \
+            doubles (JavaScript's `JSON.parse` among them), and a match re-plays only from \
+            its exact seed. Every other integer of the answers described here is a \
+            number below 2^32. A replay (`/api/matches/{id}/replay`) is the replay file \
+            format instead, whose `seed` is a JSON number: read it with a parser that keeps \
+            64-bit integers, or take the seed from `/api/matches/{id}`."
     ),
     modifiers(&EveryRoute),
     paths(
@@ -262,9 +269,12 @@ pub async fn match_info(
 #[utoipa::path(get, path = "/api/matches/{id}/replay",
     params(("id" = String, Path, description = "the match id, or a unique prefix")),
     security((), ("bearer" = [])),
-    responses((status = 200, description = "the replay JSON; a seat's logs only for its bot's owner"),
+    responses((status = 200, description = "the replay JSON (`docs/replay.md`); a seat's logs only for its bot's owner. Its `seed` is a JSON number that may exceed 2^53: read it as a 64-bit integer, or take it from `/api/matches/{id}`, where it is a string"),
         (status = 304, description = "the replay as the request's If-None-Match names it"),
-        (status = 404, body = ErrorBody), (status = 413, body = ErrorBody)))]
+        (status = 404, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "the replay was not stored, and the match played again gives another replay than its result records: an integrity event, nothing served"),
+        (status = 410, body = ErrorBody, description = "the replay was not stored, and this server's Ludus cannot play the match again identically (another version played it)"),
+        (status = 429, body = ErrorBody, description = "the server is playing as many matches again as it may to regenerate replays not stored: try again shortly")))]
 pub async fn replay(
     State(state): State<AppState>,
     Viewer(viewer): Viewer,

@@ -9,6 +9,10 @@ use utoipa::{IntoParams, ToSchema};
 /// The signed-in account.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct Me {
+    /// The account's id, as a string of its digits (ids are 64-bit: a JSON
+    /// number above 2^53 is rounded where it is read as a double).
+    #[serde(with = "ludus_leaderboard::exact")]
+    #[schema(value_type = String, example = "1")]
     pub id: i64,
     pub name: String,
 }
@@ -19,8 +23,10 @@ pub struct GameSummary {
     pub id: String,
     pub summary: String,
     /// Seats per match.
+    #[schema(value_type = Vec<u32>)]
     pub seats: Vec<usize>,
     /// Bots in its ladder (every version that joined).
+    #[schema(value_type = u32)]
     pub bots: usize,
     /// Matches rated so far.
     pub rated: u32,
@@ -141,8 +147,14 @@ pub struct MatchSummary {
     /// Empty until the match is played.
     pub match_id: String,
     pub game: String,
+    /// The match seed (a u64), as a string of its digits: a JSON number
+    /// above 2^53 is rounded where it is read as a double, and the match
+    /// re-plays only from its exact seed (`ludus play --seed`).
+    #[serde(with = "ludus_leaderboard::exact")]
+    #[schema(value_type = String, example = "15337121675167056173")]
     pub seed: u64,
-    /// `name vN` per seat.
+    /// `name vN` per seat: each seat's bot as the ladder's schedule seated
+    /// it, whatever bytes it shares with another.
     pub seats: Vec<String>,
     pub placements: Vec<u32>,
     pub scores: Vec<f64>,

@@ -60,7 +60,9 @@ pub struct ErrorDetail {
     /// `bad_token`, `forbidden`, `not_found`, `method_not_allowed`,
     /// `timeout`, `too_large`, `unsupported_media_type`, `refused`,
     /// `too_many`, `unavailable` (the database is out of reach for now;
-    /// try again), `internal`.
+    /// try again), `integrity` (a replay played again differs from its
+    /// recorded result), `gone` (a replay neither stored nor regenerable
+    /// here), `internal`.
     pub code: String,
     /// What went wrong and what to do, for people.
     pub message: String,
@@ -117,6 +119,8 @@ fn code_of(status: StatusCode) -> &'static str {
         StatusCode::PAYLOAD_TOO_LARGE => "too_large",
         StatusCode::UNSUPPORTED_MEDIA_TYPE => "unsupported_media_type",
         StatusCode::UNPROCESSABLE_ENTITY => "refused",
+        StatusCode::CONFLICT => "integrity",
+        StatusCode::GONE => "gone",
         StatusCode::TOO_MANY_REQUESTS => "too_many",
         StatusCode::SERVICE_UNAVAILABLE => "unavailable",
         s if s.is_server_error() => "internal",

@@ -6,13 +6,21 @@
 //! What is rendered is kept (bounded in bytes) and named by an ETag, so a
 //! popular match is rendered once and a browser that has it gets a 304.
 //! An answer that shows a bot's logs to its owner is never kept by a cache.
+//!
+//! A replay its ladder did not store is regenerated: the match is played
+//! again on a blocking thread, over a connection of its own (the match
+//! never holds the store's lock), and checked against the sha256 its result
+//! records ([`ludus_leaderboard::replays`]). No more regenerations run at
+//! once than the server's `regenerations_at_once`; a request that waits
+//! for one longer than [`REGENERATION_WAIT`] is told to come back. The
+//! replays regenerated are kept, bounded in bytes (`replay_cache_bytes`).
 
 use crate::error::ApiError;
 use crate::views;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use ludus_host::Replay;
-use ludus_leaderboard::store::{Account, Store};
+use ludus_host::{Replay, Sandbox};
+use ludus_leaderboard::store::{Account, Location, Store};
 use std::io::Read;
 use std::sync::Arc;
 use tokio::sync::Semaphore;
@@ -27,6 +35,9 @@ pub const MAX_REPLAY_BYTES: u64 = 32 << 20;
 /// Bytes of rendered answers kept.
 const KEPT_BYTES: u64 = 64 << 20;
 
+/// How long a request waits for a regeneration to start.
+pub const REGENERATION_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// How a replay is served.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -39,19 +50,21 @@ pub enum Kind {
 /// A stored replay as found, not yet decoded.
 pub struct Found {
     match_id: String,
-    gz: Vec<u8>,
+    /// `None` where the ladder did not store it: it is regenerated.
+    gz: Option<Arc<Vec<u8>>>,
     /// Per seat: whether the visitor sees its bot's logs (it owns the bot).
     shown: Vec<bool>,
+    /// Per seat: its bot's name, and its name and version, as the ladder's
+    /// schedule seated it ([`views::FoundMatch`]).
+    names: Vec<String>,
+    labels: Vec<String>,
 }
 
 /// The replay of match `id` and what `viewer` may see of it.
 pub fn find(store: &Store, id: &str, viewer: Option<&Account>) -> Result<Found, ApiError> {
     let found = views::find_match(store, id)?;
     let match_id = found.summary.match_id;
-    let gz = store
-        .results()
-        .replay(&match_id)?
-        .ok_or_else(|| ApiError::NotFound(format!("match `{id}` has no stored replay")))?;
+    let gz = store.results().replay(&match_id)?.map(Arc::new);
     let mut shown = Vec::with_capacity(found.seats.len());
     for name in &found.seats {
         let owner = store.accounts().ownership(name)?.map(|o| o.account);
@@ -61,6 +74,8 @@ pub fn find(store: &Store, id: &str, viewer: Option<&Account>) -> Result<Found, 
         match_id,
         gz,
         shown,
+        names: found.seats,
+        labels: found.summary.seats,
     })
 }
 
@@ -89,7 +104,10 @@ impl Found {
     /// The replay, with only the logs the visitor may see.
     fn decode(&self) -> Result<Replay, ApiError> {
         let mut json = Vec::new();
-        flate2::read::GzDecoder::new(&self.gz[..])
+        let gz = self.gz.as_ref().ok_or_else(|| {
+            ApiError::Internal(format!("replay {}: not regenerated", self.match_id))
+        })?;
+        flate2::read::GzDecoder::new(&gz[..])
             .take(MAX_REPLAY_BYTES + 1)
             .read_to_end(&mut json)
             .map_err(|e| ApiError::Internal(format!("replay {}: {e}", self.match_id)))?;
@@ -102,6 +120,7 @@ impl Found {
         }
         let mut replay = Replay::from_bytes(&json)
             .map_err(|e| ApiError::Internal(format!("replay {}: {e}", self.match_id)))?;
+        ludus_leaderboard::seated::rename(&mut replay, &self.names);
         for turn in &mut replay.turns {
             for (seat, t) in turn.seats.iter_mut().enumerate() {
                 if !self.shown.get(seat).copied().unwrap_or(false) {
@@ -117,9 +136,11 @@ impl Found {
         let replay = self.decode()?;
         Ok(match kind {
             Kind::Json => replay.to_bytes(false),
-            Kind::Page => ludus_viewer::replay_page(&replay, ludus_viewer::Embed::Auto)
-                .0
-                .into_bytes(),
+            Kind::Page => {
+                ludus_viewer::named_replay_page(&replay, &self.labels, ludus_viewer::Embed::Auto)
+                    .0
+                    .into_bytes()
+            }
         })
     }
 }
@@ -134,25 +155,93 @@ impl quick_cache::Weighter<String, Arc<Vec<u8>>> for Bytes {
     }
 }
 
-/// The renders running and the answers kept.
+/// The renders and regenerations running, and the answers and
+/// regenerated replays kept.
 pub struct Renders {
+    /// The database and the sandbox a regeneration plays with.
+    db: Location,
+    sandbox: Arc<Sandbox>,
     permits: Semaphore,
     kept: quick_cache::sync::Cache<String, Arc<Vec<u8>>, Bytes>,
+    regenerations: Semaphore,
+    /// Regenerated replays (gzip), by match id.
+    regenerated: quick_cache::sync::Cache<String, Arc<Vec<u8>>, Bytes>,
 }
 
-impl Default for Renders {
-    fn default() -> Renders {
+impl Renders {
+    /// `regenerations_at_once` matches played again at once at most, and
+    /// `cache_bytes` of regenerated replays kept.
+    pub fn new(
+        db: Location,
+        sandbox: Arc<Sandbox>,
+        regenerations_at_once: usize,
+        cache_bytes: u64,
+    ) -> Renders {
         Renders {
+            db,
+            sandbox,
             permits: Semaphore::new(RENDERS_AT_ONCE),
             kept: quick_cache::sync::Cache::with_weighter(1024, KEPT_BYTES, Bytes),
+            regenerations: Semaphore::new(regenerations_at_once.max(1)),
+            regenerated: quick_cache::sync::Cache::with_weighter(1024, cache_bytes.max(1), Bytes),
         }
+    }
+}
+
+/// The replay of `found`'s match played again and checked, or as kept
+/// from an earlier regeneration.
+async fn regenerate(renders: &Renders, match_id: &str) -> Result<Arc<Vec<u8>>, ApiError> {
+    if let Some(gz) = renders.regenerated.get(match_id) {
+        return Ok(gz);
+    }
+    let _permit = tokio::time::timeout(REGENERATION_WAIT, renders.regenerations.acquire())
+        .await
+        .map_err(|_| {
+            ApiError::TooMany(
+                "the server is playing as many matches again as it may to regenerate their replays; try again in a few seconds".into(),
+            )
+        })?
+        .expect("the semaphore is never closed");
+    // Another request may have regenerated it while this one waited.
+    if let Some(gz) = renders.regenerated.get(match_id) {
+        return Ok(gz);
+    }
+    let (location, sandbox, id) = (
+        renders.db.clone(),
+        renders.sandbox.clone(),
+        match_id.to_string(),
+    );
+    let gz = tokio::task::spawn_blocking(move || {
+        let store = Store::connect_existing(&location).map_err(ApiError::from)?;
+        let replay = ludus_leaderboard::replays::regenerate(&store, &sandbox, &id)
+            .map_err(regeneration_error)?;
+        Ok::<_, ApiError>(ludus_host::gzip(&replay.to_bytes(false)))
+    })
+    .await
+    .map_err(|e| ApiError::Internal(format!("a regeneration failed: {e}")))??;
+    let gz = Arc::new(gz);
+    renders.regenerated.insert(match_id.to_string(), gz.clone());
+    Ok(gz)
+}
+
+/// What a visitor is told of a replay that could not be regenerated.
+fn regeneration_error(e: ludus_leaderboard::replays::ReplayError) -> ApiError {
+    use ludus_leaderboard::replays::ReplayError as E;
+    match e {
+        E::CannotRegenerate { .. } | E::Void { .. } => {
+            ApiError::Rejected(StatusCode::GONE, e.to_string())
+        }
+        // Shown as what it is: the recorded result and a run disagree.
+        E::Differs { .. } => ApiError::Rejected(StatusCode::CONFLICT, e.to_string()),
+        E::Store(e) => ApiError::from(e),
+        other => ApiError::Internal(other.to_string()),
     }
 }
 
 /// The answer of `kind` for `found`, to a request with `headers`.
 pub async fn serve(
     renders: &Renders,
-    found: Found,
+    mut found: Found,
     kind: Kind,
     headers: &HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -186,6 +275,9 @@ pub async fn serve(
     let body = match renders.kept.get(&etag) {
         Some(body) => body,
         None => {
+            if found.gz.is_none() {
+                found.gz = Some(regenerate(renders, &found.match_id).await?);
+            }
             let _permit = renders
                 .permits
                 .acquire()

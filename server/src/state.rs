@@ -52,6 +52,10 @@ pub struct ServerConfig {
     /// A folder of bots stored under the `house` account at start, for
     /// every game each plays.
     pub house: Option<std::path::PathBuf>,
+    /// Matches played again at once to regenerate replays their ladders
+    /// did not store, and the bytes of regenerated replays kept.
+    pub regenerations_at_once: usize,
+    pub replay_cache_bytes: u64,
 }
 
 impl ServerConfig {
@@ -77,6 +81,8 @@ impl ServerConfig {
             uploads_per_address: 2,
             trusted_proxies: Vec::new(),
             house: None,
+            regenerations_at_once: 1,
+            replay_cache_bytes: 64 << 20,
         }
     }
 }
@@ -123,6 +129,13 @@ impl AppState {
         let (store, sandbox) = tokio::task::spawn_blocking(move || {
             let store = Store::connect(&db)?;
             continuous.check_game_configs(&store)?;
+            // Results stay; their replays are gone unless kept first.
+            for (ladder, n, why) in ludus_leaderboard::replays::lost(&store)? {
+                tracing::warn!(
+                    ladder,
+                    "{n} matches of ladder {ladder} have no stored replay, and this Ludus cannot regenerate them ({why}); their results are shown, their replays are not"
+                );
+            }
             anyhow::Ok((store, Sandbox::new()?))
         })
         .await??;
@@ -139,7 +152,12 @@ impl AppState {
             checks: Semaphore::new(config.checks_at_once.max(1)),
             uploads: Semaphore::new(config.uploads_at_once.max(1)),
             limits: Arc::new(limits),
-            renders: Renders::default(),
+            renders: Renders::new(
+                config.db.clone(),
+                sandbox.clone(),
+                config.regenerations_at_once,
+                config.replay_cache_bytes,
+            ),
             config,
             store: ManuallyDrop::new(Mutex::new(store)),
             sandbox,

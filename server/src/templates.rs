@@ -7,6 +7,7 @@
 use crate::dto::{BotView, GameSummary, LeaderboardPage};
 use crate::error::ApiError;
 use axum::response::Html;
+use ludus_host::numbers::{count, fixed};
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
@@ -157,9 +158,9 @@ pub fn game(page: &LeaderboardPage) -> Html<String> {
                         }
                         td { "v" (r.version) }
                         td { (r.owner.as_deref().unwrap_or("")) }
-                        td.num { (format!("{:.1}", r.rating)) }
-                        td.num { (format!("{:.1}", r.interval)) }
-                        td.num { (format!("{:.0}", r.elo)) }
+                        td.num { (fixed(r.rating, 1)) }
+                        td.num { (fixed(r.interval, 1)) }
+                        td.num { (fixed(r.elo, 0)) }
                         td.num { (r.games) }
                     }
                 }
@@ -221,7 +222,7 @@ fn chart(view: &BotView) -> Markup {
         svg #rating width=(w) height=(h) viewBox={ "0 0 " (w) " " (h) } role="img" aria-label="rating over time" {
             polyline fill="none" stroke="#05c" stroke-width="2" points=(coords.join(" ")) {}
         }
-        p { "Elo from " (format!("{lo:.0}")) " to " (format!("{hi:.0}")) " over " (points.len()) " rated matches." }
+        p { "Elo from " (fixed(lo, 0)) " to " (fixed(hi, 0)) " over " (count(points.len() as u64, "rated match", "rated matches")) "." }
     }
 }
 
@@ -246,7 +247,7 @@ pub fn bot(v: &BotView) -> Html<String> {
                         td { "v" (ver.version) }
                         td { code { (ver.sha256.get(..16).unwrap_or(&ver.sha256)) } }
                         td { (ver.submitted_at) }
-                        td.num { (ver.rating.map(|r| format!("{r:.1}")).unwrap_or_default()) }
+                        td.num { (ver.rating.map(|r| fixed(r, 1)).unwrap_or_default()) }
                     }
                 }
             }

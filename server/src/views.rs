@@ -12,6 +12,7 @@ use ludus_leaderboard::continuous;
 use ludus_leaderboard::ratings::System;
 use ludus_leaderboard::report::{self, Listed};
 use ludus_leaderboard::schedule::ScheduledMatch;
+use ludus_leaderboard::seated;
 use ludus_leaderboard::store::{continuous_key, LadderRecord, MatchResult, Store};
 use std::collections::BTreeMap;
 
@@ -84,15 +85,12 @@ fn summary(record: &LadderRecord, m: &ScheduledMatch, r: Option<&MatchResult>) -
         match_id: r.map(|r| r.match_id.clone()).unwrap_or_default(),
         game: record.game.clone(),
         seed: m.seed,
-        seats: m
-            .seats
-            .iter()
-            .map(|&p| {
-                record.bots.get(p).map_or_else(
-                    || format!("bot {p}"),
-                    |b| format!("{} v{}", b.name, b.version),
-                )
-            })
+        // By the schedule's positions, never by bytes: several names can
+        // share a sha256.
+        seats: seated::of(record, &m.seats)
+            .into_iter()
+            .zip(&m.seats)
+            .map(|(s, p)| s.map_or_else(|| format!("bot {p}"), |s| s.label()))
             .collect(),
         placements: r.map(|r| r.placements.clone()).unwrap_or_default(),
         scores: r.map(|r| r.scores.clone()).unwrap_or_default(),
@@ -244,7 +242,8 @@ pub fn bot_ratings(store: &Store, name: &str, page: Page) -> Result<RatingHistor
 pub struct FoundMatch {
     pub record: LadderRecord,
     pub summary: MatchSummary,
-    /// Each seat's bot, by name, as the schedule seated it.
+    /// Each seat's bot, by name, as the schedule seated it (its name and
+    /// version are the summary's `seats`).
     pub seats: Vec<String>,
 }
 
@@ -262,16 +261,9 @@ pub fn find_match(store: &Store, id: &str) -> Result<FoundMatch, ApiError> {
         }
         if let Some((m, r)) = store.results().at(ladder, index)? {
             let summary = summary(&record, &m, r.as_ref());
-            let seats = m
-                .seats
-                .iter()
-                .map(|&p| {
-                    record
-                        .bots
-                        .get(p)
-                        .map(|b| b.name.clone())
-                        .unwrap_or_default()
-                })
+            let seats = seated::of(&record, &m.seats)
+                .into_iter()
+                .map(|s| s.map(|s| s.name).unwrap_or_default())
                 .collect();
             return Ok(FoundMatch {
                 record,

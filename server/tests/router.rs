@@ -8,6 +8,7 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use common::{bot, error_code, json, server, Server};
 use ludus_leaderboard::continuous::{self, ContinuousConfig};
+use ludus_leaderboard::retention::KeepReplays;
 use ludus_leaderboard::store::Store;
 use ludus_leaderboard::worker::{self, WorkerOptions};
 use ludus_server::{auth, router};
@@ -18,8 +19,13 @@ const SCRIPT: &str = "<script>alert(1)</script>";
 impl Server {
     /// Schedules the ladder and plays it out in this thread.
     fn play(&self) {
+        self.play_game("planet-wars")
+    }
+
+    /// Schedules the ladder of `game` and plays it out in this thread.
+    fn play_game(&self, game: &str) {
         let store = Store::connect(&self.db).unwrap();
-        let game = ludus_engine::registry::info("planet-wars").unwrap();
+        let game = ludus_engine::registry::info(game).unwrap();
         let config = ContinuousConfig {
             pending: 6,
             ..ContinuousConfig::default()
@@ -543,4 +549,325 @@ async fn a_continuous_ladder_keeps_the_game_config_it_was_created_with() {
         .expect("a config the game refuses is refused")
         .to_string();
     assert!(bad.contains("max_turns"), "{bad}");
+}
+
+/// A Claim bot that always answers `STAY`; `tag` makes its bytes its own.
+fn stay_bot(tag: &str) -> Vec<u8> {
+    wat::parse_str(format!(
+        r#"(module
+  (memory (export "memory") 1)
+  (data (i32.const 16) "STAY")
+  (data (i32.const 400) "{tag}")
+  (func (export "ludus_alloc") (param i32) (result i32) (i32.const 1024))
+  (func (export "act") (param i32 i32) (result i64)
+    (i64.or (i64.shl (i64.const 16) (i64.const 32)) (i64.const 4))))"#
+    ))
+    .unwrap()
+}
+
+/// Every schema of the OpenAPI document, with the path that leads to it.
+fn schemas<'a>(
+    at: String,
+    v: &'a serde_json::Value,
+    out: &mut Vec<(String, &'a serde_json::Value)>,
+) {
+    match v {
+        serde_json::Value::Object(o) => {
+            if o.contains_key("type") {
+                out.push((at.clone(), v));
+            }
+            for (k, child) in o {
+                schemas(format!("{at}/{k}"), child, out);
+            }
+        }
+        serde_json::Value::Array(a) => {
+            for (i, child) in a.iter().enumerate() {
+                schemas(format!("{at}/{i}"), child, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn seeds_and_ids_are_sent_as_their_exact_digits_and_a_match_replays_from_the_seed_shown() {
+    let s = server(|_| {});
+    for (name, token) in [("a", &s.alice), ("b", &s.bob)] {
+        let (status, body) = s.upload(name, Some(token), bot(name, false)).await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+    }
+    s.play();
+
+    // The document says so, field by field, and sends no other integer
+    // that could pass 2^53.
+    let (_, doc) = s.get("/api/openapi.json", None).await;
+    let doc = json(&doc);
+    assert!(
+        doc["info"]["description"]
+            .as_str()
+            .unwrap()
+            .contains("strings of their decimal digits"),
+        "{}",
+        doc["info"]
+    );
+    let component = |schema: &str, field: &str| {
+        doc["components"]["schemas"][schema]["properties"][field].clone()
+    };
+    for (schema, field) in [
+        ("MatchSummary", "seed"),
+        ("MatchLine", "seed"),
+        ("Leaderboard", "seed"),
+        ("Leaderboard", "ladder"),
+        ("Me", "id"),
+    ] {
+        let p = component(schema, field);
+        let types = p["type"].clone();
+        assert!(
+            types == "string" || types == serde_json::json!(["string", "null"]),
+            "{schema}.{field}: {p}"
+        );
+        assert!(
+            p["description"].as_str().unwrap_or("").contains("digits"),
+            "{schema}.{field} says what it holds: {p}"
+        );
+    }
+    let mut all = Vec::new();
+    schemas(String::new(), &doc, &mut all);
+    let integers: Vec<_> = all
+        .iter()
+        .filter(|(_, v)| {
+            v["type"] == "integer"
+                || v["type"]
+                    .as_array()
+                    .is_some_and(|t| t.contains(&"integer".into()))
+        })
+        .collect();
+    assert!(!integers.is_empty());
+    for (at, v) in integers {
+        let small = v["format"] == "int32"
+            || v["maximum"]
+                .as_f64()
+                .is_some_and(|m| m < 9_007_199_254_740_992.0);
+        assert!(
+            small,
+            "{at}: an integer that may pass 2^53 as a JSON number: {v}"
+        );
+    }
+
+    let (_, me) = s.get("/api/me", Some(&s.alice)).await;
+    let me = json(&me);
+    assert!(
+        me["id"].as_str().unwrap().parse::<i64>().unwrap() > 0,
+        "{me}"
+    );
+    let (_, lb) = s.get("/api/games/planet-wars/leaderboard", None).await;
+    let lb = json(&lb);
+    lb["seed"].as_str().unwrap().parse::<u64>().unwrap();
+    lb["ladder"].as_str().unwrap().parse::<i64>().unwrap();
+
+    // A match whose seed a double cannot hold (nearly every seed of a
+    // schedule that draws from every u64).
+    let (_, view) = s.get("/api/bots/a?per_page=100", None).await;
+    let view = json(&view);
+    let rounded = |seed: u64| seed as f64 as u64 != seed;
+    let m = view["recent"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| rounded(m["seed"].as_str().unwrap().parse().unwrap()))
+        .unwrap_or_else(|| panic!("no seed beyond 2^53 among {view}"));
+    let id = m["match_id"].as_str().unwrap();
+    let (_, info) = s.get(&format!("/api/matches/{id}"), None).await;
+    let info = json(&info);
+    let seed: u64 = info["seed"].as_str().unwrap().parse().unwrap();
+    assert!(rounded(seed) && seed > 1 << 53, "{info}");
+
+    // Played again from that seed, with its seats' bots, the game's default
+    // config and the default limits (`ludus play --seed`): the same replay.
+    let (_, served) = s.get(&format!("/api/matches/{id}/replay"), None).await;
+    assert!(served.contains(&format!("\"seed\":{seed},")));
+    let bots = info["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|label| {
+            let name = label.as_str().unwrap().strip_suffix(" v1").unwrap();
+            s.state.sandbox().load(name, &bot(name, false)).unwrap()
+        })
+        .collect();
+    let again = ludus_host::play(&ludus_host::MatchSpec {
+        game: "planet-wars".into(),
+        config: serde_json::Value::Null,
+        seed,
+        limits: ludus_host::Limits::default(),
+        bots,
+    })
+    .unwrap();
+    assert_eq!(String::from_utf8(again.to_bytes(false)).unwrap(), served);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn each_seat_is_named_as_scheduled_when_two_names_share_their_bytes() {
+    let s = server(|_| {});
+    // As in a class that starts from the sample bot: carol's and alice's
+    // bots are the same bytes, bob's and dave's too, in two accounts.
+    for (name, token, bytes) in [
+        ("carol", &s.bob, "x"),
+        ("bob", &s.alice, "y"),
+        ("alice", &s.alice, "x"),
+        ("dave", &s.bob, "y"),
+    ] {
+        let (status, body) = s
+            .upload_to("claim", name, Some(token), stay_bot(bytes))
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+    }
+    s.play_game("claim");
+    let store = Store::connect(&s.db).unwrap();
+    let ladder = store.ladders().continuous("claim").unwrap().unwrap();
+    let record = store.ladders().get(ladder).unwrap();
+    let schedule = store.ladders().schedule(ladder).unwrap();
+    let results = store.results().all(ladder).unwrap();
+    assert!(results.len() >= 4, "{results:?}");
+    let mut orders = std::collections::BTreeSet::new();
+    for r in &results {
+        let m = &schedule[r.index as usize];
+        let names: Vec<&str> = m
+            .seats
+            .iter()
+            .map(|&p| record.bots[p].name.as_str())
+            .collect();
+        let labels: Vec<String> = names.iter().map(|n| format!("{n} v1")).collect();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, ["alice", "bob", "carol", "dave"]);
+        orders.insert(names.join(" "));
+        let seat_names = |replay: &ludus_host::Replay| -> Vec<String> {
+            replay.seats.iter().map(|s| s.name.clone()).collect()
+        };
+
+        // The replay as stored: what `ludus replay export` writes.
+        let stored = store.results().replay(&r.match_id).unwrap().unwrap();
+        let stored = ludus_host::Replay::from_bytes(&stored).unwrap();
+        assert_eq!(seat_names(&stored), names, "match {}", r.index);
+        // The API: the match and its replay.
+        let (_, info) = s.get(&format!("/api/matches/{}", r.match_id), None).await;
+        assert_eq!(json(&info)["seats"], serde_json::json!(labels));
+        let (_, served) = s
+            .get(&format!("/api/matches/{}/replay", r.match_id), None)
+            .await;
+        let served = ludus_host::Replay::from_bytes(served.as_bytes()).unwrap();
+        assert_eq!(seat_names(&served), names);
+        // The page, titled by name and version.
+        let (_, page) = s.get(&format!("/matches/{}", r.match_id), None).await;
+        let title = format!(
+            "<title>claim: {} (seed {})</title>",
+            labels.join(" vs "),
+            m.seed
+        );
+        assert!(page.contains(&title), "{title} not in the page");
+        // The bots' pages list the match with the same seats.
+        let (_, carol) = s.get("/api/bots/carol?per_page=100", None).await;
+        assert!(json(&carol)["recent"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(
+                |m| m["match_id"] == r.match_id.as_str() && m["seats"] == serde_json::json!(labels)
+            ));
+    }
+    assert!(orders.len() >= 2, "the seats change places: {orders:?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_replay_the_ladder_did_not_store_is_played_again_checked_and_kept() {
+    let s = server(|_| {});
+    let (status, _) = s
+        .upload("secret-keeper", Some(&s.alice), bot("s", true))
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let (status, _) = s.upload("plain", Some(&s.bob), bot("p", false)).await;
+    assert_eq!(status, StatusCode::CREATED);
+    // The ladder as `ludus serve --keep-replays none` makes it.
+    let store = Store::connect(&s.db).unwrap();
+    let game = ludus_engine::registry::info("planet-wars").unwrap();
+    let config = ContinuousConfig {
+        pending: 6,
+        keep_replays: Some(KeepReplays::NONE),
+        ..ContinuousConfig::default()
+    };
+    let ladder = continuous::top_up(&store, game, &config, continuous::Look::Bots)
+        .unwrap()
+        .ladder
+        .unwrap();
+    let options = WorkerOptions {
+        until_idle: true,
+        ..WorkerOptions::new(2)
+    };
+    worker::work(&store, s.state.sandbox(), &options, |_| {}).unwrap();
+    let results = store.results().all(ladder).unwrap();
+    assert!(results.len() >= 3, "{results:?}");
+    assert!(results
+        .iter()
+        .all(|r| !store.results().has_replay(&r.match_id).unwrap()));
+
+    // Played again, checked, served with the logs its visitor may see.
+    let id = results[0].match_id.clone();
+    let uri = format!("/api/matches/{id}/replay");
+    let (status, owner) = s.get(&uri, Some(&s.alice)).await;
+    assert_eq!(status, StatusCode::OK, "{owner}");
+    let served = ludus_host::Replay::from_bytes(owner.as_bytes()).unwrap();
+    assert_eq!(served.match_id, id);
+    assert_eq!(served.turns.len() as u32, results[0].turns);
+    assert!(owner.contains("secret line"));
+    let (status, anyone) = s.get(&uri, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(!anyone.contains("secret line"));
+    let (status, page) = s.get(&format!("/matches/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("ludus-data"));
+    assert!(
+        !store.results().has_replay(&id).unwrap(),
+        "regenerated replays are kept in memory, not stored"
+    );
+
+    // A recorded hash that the match does not give: an integrity event,
+    // shown as such; nothing is served.
+    let forged = &results[1];
+    let path = match &s.db {
+        ludus_leaderboard::store::Location::File(p) => p.clone(),
+        other => panic!("{other}"),
+    };
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute(
+            "UPDATE results SET replay_sha256 = ?1 WHERE match_id = ?2",
+            rusqlite::params![ludus_host::sha256_hex(b"forged"), forged.match_id],
+        )
+        .unwrap();
+    let (status, body) = s
+        .get(&format!("/api/matches/{}/replay", forged.match_id), None)
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert!(body.contains("integrity event"), "{body}");
+
+    // Another Ludus version: what was regenerated before is still served;
+    // any other is gone, with the reason.
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute(
+            "UPDATE ladders SET ludus_version = '0.0.1' WHERE id = ?1",
+            [ladder],
+        )
+        .unwrap();
+    let (status, _) = s.get(&uri, None).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, body) = s
+        .get(
+            &format!("/api/matches/{}/replay", results[2].match_id),
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::GONE, "{body}");
+    assert!(body.contains("cannot play it again"), "{body}");
 }

@@ -170,15 +170,72 @@
   /// Bytes of a dropped file (JSON, or gzip of it) to a document.
   async function parseFile(bytes) {
     const text = bytes[0] === 0x1f && bytes[1] === 0x8b ? await gunzip(bytes) : new TextDecoder().decode(bytes);
-    return toDocument(JSON.parse(text));
+    return toDocument(text);
   }
 
-  function toDocument(json) {
+  /// The text of the value at `path` (member names, one per level of
+  /// objects) in the JSON `text`, as written there; null where there is none.
+  /// Only what comes before it is scanned, and nested values are skipped.
+  function rawMember(text, path) {
+    let i = 0;
+    const space = () => { while (i < text.length && " \t\n\r".includes(text[i])) i++; };
+    const string = () => { // at the opening quote; ends after the closing one
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+      i++;
+    };
+    const value = () => {
+      space();
+      const start = i;
+      if (text[i] === '"') string();
+      else if (text[i] === "{" || text[i] === "[") {
+        let depth = 0;
+        do {
+          if (text[i] === '"') { string(); continue; }
+          if (text[i] === "{" || text[i] === "[") depth++;
+          else if (text[i] === "}" || text[i] === "]") depth--;
+          i++;
+        } while (depth > 0 && i < text.length);
+      } else while (i < text.length && !",}] \t\n\r".includes(text[i])) i++;
+      return text.slice(start, i);
+    };
+    for (const name of path) {
+      space();
+      if (text[i] !== "{") return null;
+      i++;
+      for (;;) {
+        space();
+        if (text[i] !== '"') return null;
+        const start = i;
+        string();
+        const key = JSON.parse(text.slice(start, i));
+        space();
+        if (text[i++] !== ":") return null;
+        if (key === name) break;
+        value();
+        space();
+        if (text[i++] !== ",") return null;
+      }
+    }
+    return value();
+  }
+
+  /// The document of a viewer document's or a replay's JSON text. A seed
+  /// is any u64, and JSON.parse rounds integers above 2^53 (a seed ending
+  /// in 056173 would read 056000): the replay's seed is taken as the
+  /// digits the text holds.
+  function toDocument(text) {
+    const json = JSON.parse(text);
+    const exactSeed = (replay, path) => {
+      const digits = rawMember(text, path);
+      if (digits != null && /^[0-9]+$/.test(digits)) replay.seed = digits;
+    };
     if (json && json.format === "ludus-viewer") {
       if (json.format_version !== 1) throw new Error(`viewer document version ${json.format_version} is newer than this page (1)`);
+      exactSeed(json.replay, ["replay", "seed"]);
       return json;
     }
     if (json && json.format === "ludus-replay") {
+      exactSeed(json, ["seed"]);
       return {
         format: "ludus-viewer", format_version: 1, replay: json, frames: [],
         notes: ["This is a replay file: it records answers, not states, so the board is not drawn. " +
@@ -187,14 +244,23 @@
     }
     throw new Error("not a Ludus replay or viewer document");
   }
+  L.toDocument = toDocument;
 
   async function embedded() {
     const el = document.getElementById("ludus-data");
     if (!el || !el.textContent.trim()) return null;
     const enc = el.dataset.encoding;
-    if (enc === "gzip-base64") return toDocument(JSON.parse(await gunzip(decodeBase64(el.textContent))));
-    return toDocument(JSON.parse(el.textContent));
+    if (enc === "gzip-base64") return toDocument(await gunzip(decodeBase64(el.textContent)));
+    return toDocument(el.textContent);
   }
+
+  /// What the page calls seat `i`: the name its document gives (the bot's
+  /// name and version as a ladder seated it), else the replay's.
+  L.seatName = (i) => {
+    const doc = L.player.doc;
+    const given = doc && doc.seat_names && doc.seat_names[i];
+    return given || (doc ? doc.replay.seats[i].name : `seat ${i}`);
+  };
 
   // ---- The player.
   const BASE_TURNS_PER_SECOND = 4;
@@ -257,7 +323,7 @@
     }
     if (P.renderer.init) P.renderer.init(P, view);
     $("legend").textContent = P.renderer.legend || "";
-    const names = r.seats.map((s) => s.name).join(" vs ");
+    const names = r.seats.map((_, i) => L.seatName(i)).join(" vs ");
     document.title = `${r.game}: ${names} (seed ${r.seed})`;
     $("title").textContent = document.title;
     $("notes").hidden = notes.length === 0;
@@ -431,7 +497,7 @@
     let text;
     if (r.aborted) text = `Aborted, not scored: ${r.aborted}`;
     else if (r.outcome) {
-      const winners = r.outcome.placements.map((p, i) => (p === 1 ? r.seats[i].name : null)).filter((x) => x);
+      const winners = r.outcome.placements.map((p, i) => (p === 1 ? L.seatName(i) : null)).filter((x) => x);
       text = `${winners.length === 1 ? winners[0] + " wins" : "Tie: " + winners.join(", ")} — ${r.outcome.reason}`;
     } else text = "Unfinished";
     $("result").textContent = text;
@@ -446,7 +512,7 @@
     add("seed", String(r.seed));
     add("match id", r.match_id, true);
     add("turns", String(r.turns.length));
-    r.seats.forEach((s, i) => add(`seat ${i}`, `${s.name}  sha256 ${s.sha256}`, true));
+    r.seats.forEach((s, i) => add(`seat ${i}`, `${L.seatName(i)}  sha256 ${s.sha256}`, true));
     if (r.outcome) add("final scores", r.outcome.scores.map(L.fmt).join(", ") + `  (places ${r.outcome.placements.join(", ")})`);
     add("Ludus", `${r.ludus_version}, wasmtime ${r.wasmtime_version}`);
     add("limits", JSON.stringify(r.limits), true);
@@ -462,7 +528,7 @@
       if (!P.frames[0].observations || P.frames[0].observations[i] == null) copy.disabled = true;
       body.append(el("tr", { "data-seat": String(i) },
         el("td", {}, markCanvas(i)),
-        el("td", { class: "l name", title: `sha256 ${s.sha256}` }, `${i}: ${s.name}`),
+        el("td", { class: "l name", title: `sha256 ${s.sha256}` }, `${i}: ${L.seatName(i)}`),
         el("td", { class: "score", "data-role": "score" }),
         el("td", { "data-role": "place" }),
         el("td", { class: "l status", "data-role": "status" }),
@@ -508,7 +574,7 @@
     tabs.replaceChildren();
     P.doc.replay.seats.forEach((s, i) => {
       tabs.append(el("button", { role: "tab", "aria-selected": String(i === P.seatShown), "data-seat": String(i),
-        onclick: () => { P.seatShown = i; buildLog(); highlightLog(); } }, markCanvas(i, 12), ` ${s.name}`));
+        onclick: () => { P.seatShown = i; buildLog(); highlightLog(); } }, markCanvas(i, 12), ` ${L.seatName(i)}`));
     });
     const seat = P.seatShown;
     const tbody = el("tbody");
@@ -548,7 +614,7 @@
 
   function buildStateSeats() {
     const sel = $("state-seat");
-    sel.replaceChildren(...P.doc.replay.seats.map((s, i) => el("option", { value: String(i), text: `${i} (${s.name})` })));
+    sel.replaceChildren(...P.doc.replay.seats.map((s, i) => el("option", { value: String(i), text: `${i} (${L.seatName(i)})` })));
     sel.onchange = showState;
   }
 

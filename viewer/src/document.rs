@@ -37,6 +37,12 @@ pub struct Document<'a> {
     pub frames: Vec<Frame>,
     /// Anything a watcher should know about this document.
     pub notes: Vec<String>,
+    /// How the page names each seat, where something knows better than the
+    /// replay: the bot's name and version as its ladder's schedule seated
+    /// it (`carol v2`), whatever bytes it shares with another bot. Empty:
+    /// the replay's own names.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub seat_names: Vec<String>,
 }
 
 /// Why a replay's states could not be rebuilt.
@@ -76,7 +82,25 @@ impl<'a> Document<'a> {
             replay,
             frames,
             notes,
+            seat_names: Vec::new(),
         }
+    }
+
+    /// The document with each seat named `names[seat]` on the page; names
+    /// that are not one per seat are left out.
+    pub fn with_seat_names(mut self, names: &[String]) -> Self {
+        if names.len() == self.replay.seats.len() {
+            self.seat_names = names.to_vec();
+        }
+        self
+    }
+
+    /// What the page calls each seat: [`Document::seat_names`], or the
+    /// replay's names.
+    pub fn seat_name(&self, seat: usize) -> &str {
+        self.seat_names
+            .get(seat)
+            .map_or_else(|| self.replay.seats[seat].name.as_str(), |n| n.as_str())
     }
 
     /// Compact JSON.

@@ -52,14 +52,22 @@ pub const AUTO_JSON_LIMIT: usize = 1 << 20;
 /// The page watching `replay`, and the notes of its document (e.g. why the
 /// board cannot be drawn), for the caller to pass on.
 pub fn replay_page(replay: &Replay, embed: Embed) -> (String, Vec<String>) {
-    let doc = Document::new(replay);
+    named_replay_page(replay, &[], embed)
+}
+
+/// [`replay_page`], each seat named `seat_names[seat]` (e.g. `carol v2`,
+/// as a ladder's schedule seated it) rather than by the replay's names.
+pub fn named_replay_page(
+    replay: &Replay,
+    seat_names: &[String],
+    embed: Embed,
+) -> (String, Vec<String>) {
+    let doc = Document::new(replay).with_seat_names(seat_names);
     let title = format!(
         "{}: {} (seed {})",
         replay.game,
-        replay
-            .seats
-            .iter()
-            .map(|s| s.name.as_str())
+        (0..replay.seats.len())
+            .map(|seat| doc.seat_name(seat))
             .collect::<Vec<_>>()
             .join(" vs "),
         replay.seed

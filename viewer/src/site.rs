@@ -225,6 +225,7 @@ mod tests {
                 score: 3.0,
                 score_pct: 50.0,
                 faults: 0,
+                refused: Some(0),
             }),
         };
         Leaderboard {

@@ -5,7 +5,7 @@
 
 use ludus_host::{BotModule, Limits, MatchSpec, Replay, Sandbox, SandboxOptions};
 use ludus_testkit::cdp::{Browser, Page};
-use ludus_viewer::{replay_page, Embed, RENDERERS};
+use ludus_viewer::{named_replay_page, replay_page, Embed, RENDERERS};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
@@ -682,5 +682,154 @@ fn conquest_shows_the_whole_board_and_each_teams_view() {
             "a chart of {name}: {charts}"
         );
     }
+    assert!(page.errors.is_empty(), "{:#?}", page.errors);
+}
+
+/// A seed beyond 2^53 that a double cannot hold: JSON.parse reads it as
+/// 15337121675167056000, and a match page once showed it so.
+const BIG_SEED: u64 = 15_337_121_675_167_056_173;
+
+/// The page's title and the seed of its match facts.
+fn shown_seed(page: &mut Page) -> (String, String) {
+    let title = page.eval("document.title").as_str().unwrap().to_string();
+    let fact = page.eval(
+        "[...document.querySelectorAll('#match-facts dt')].find(d => d.textContent === 'seed').nextElementSibling.textContent",
+    );
+    (title, fact.as_str().unwrap().to_string())
+}
+
+/// What the page shows as each seat's name: the scoreboard, the log's
+/// tabs, the state panel's choices and the match facts.
+fn shown_seat_names(page: &mut Page) -> Value {
+    page.eval(
+        "({
+           scoreboard: [...document.querySelectorAll('#scoreboard tbody td.name')].map(td => td.textContent),
+           tabs: [...document.querySelectorAll('#log-tabs button')].map(b => b.textContent.trim()),
+           state: [...document.querySelectorAll('#state-seat option')].map(o => o.textContent),
+           facts: [...document.querySelectorAll('#match-facts dt')].filter(d => d.textContent.startsWith('seat '))
+             .map(d => d.nextElementSibling.textContent.split('  ')[0]),
+         })",
+    )
+}
+
+#[test]
+fn pages_show_the_exact_seed_beyond_2_pow_53_and_the_seat_names_they_are_given() {
+    assert_ne!(BIG_SEED as f64 as u64, BIG_SEED, "a seed a double rounds");
+    let replay = play(
+        "planet-wars",
+        json!({"max_turns": 30}),
+        BIG_SEED,
+        vec![bot("planet_wars_expander"), bot("planet_wars_expander")],
+    );
+    let digits = BIG_SEED.to_string();
+    // Two names on the same bytes, as a ladder's schedule seated them.
+    let names = ["carol v2".to_string(), "alice v1".to_string()];
+    let _one = one_at_a_time();
+    let mut browser = Browser::launch();
+    let mut page = browser.page(1200, 800, 1.0);
+    for (embed, tag) in [(Embed::Json, "json"), (Embed::Gzip, "gzip")] {
+        let (html, notes) = named_replay_page(&replay, &names, embed);
+        assert!(notes.is_empty(), "{notes:?}");
+        let path = artifacts().join(format!("big-seed-{tag}.html"));
+        std::fs::write(&path, html).unwrap();
+        page.navigate(&url(&path, 0));
+        settle(&mut page);
+        let (title, fact) = shown_seed(&mut page);
+        assert_eq!(
+            title,
+            format!("planet-wars: carol v2 vs alice v1 (seed {digits})"),
+            "{tag}"
+        );
+        assert_eq!(fact, digits, "{tag}");
+        assert_eq!(
+            shown_seat_names(&mut page),
+            json!({
+                "scoreboard": ["0: carol v2", "1: alice v1"],
+                "tabs": ["carol v2", "alice v1"],
+                "state": ["0 (carol v2)", "1 (alice v1)"],
+                "facts": ["carol v2", "alice v1"],
+            }),
+            "{tag}"
+        );
+    }
+    // A replay file opened on the page: its seed as the file writes it,
+    // its seats by the names it records.
+    let file = artifacts().join("big-seed-replay.json");
+    replay.save(&file).unwrap();
+    assert!(std::fs::read_to_string(&file)
+        .unwrap()
+        .contains(&format!("\"seed\":{digits},")));
+    page.set_file_input("#open-file", &file);
+    page.wait_for(
+        "Ludus.player.doc && Ludus.player.doc.frames.length === 0",
+        Duration::from_secs(10),
+    );
+    let (title, fact) = shown_seed(&mut page);
+    assert_eq!(
+        title,
+        format!("planet-wars: planet_wars_expander vs planet_wars_expander (seed {digits})")
+    );
+    assert_eq!(fact, digits);
+    // A seed a double holds exactly stays as it is; so does one after
+    // members whose text holds `"seed":` and nested objects.
+    let read = page.eval(
+        r#"[
+          Ludus.toDocument('{"format":"ludus-replay","seed":7,"seats":[]}').replay.seed,
+          Ludus.toDocument('{"format":"ludus-viewer","format_version":1,"replay":{"format":"ludus-replay","config":{"seed":1,"s":"\\"seed\\":2 \\\\\\" {["},"setup":[{"seed":3}],"seed":18446744073709551615}}').replay.seed,
+        ]"#,
+    );
+    assert_eq!(read, json!(["7", "18446744073709551615"]));
+    assert!(page.errors.is_empty(), "{:#?}", page.errors);
+}
+
+#[test]
+fn planet_wars_labels_planets_with_the_names_moves_give_and_fleets_with_their_ids() {
+    let replay = play(
+        "planet-wars",
+        json!({"max_turns": 40}),
+        5,
+        vec![bot("planet_wars_expander"), bot("planet_wars_random")],
+    );
+    let frames = ludus_viewer::frames(&replay).unwrap();
+    // A turn with fleets in flight.
+    let (t, view) = frames
+        .iter()
+        .enumerate()
+        .map(|(t, f)| {
+            (
+                t,
+                serde_json::from_str::<Value>(&f.observations[0]).unwrap(),
+            )
+        })
+        .find(|(_, v)| v["expeditions"].as_array().is_some_and(|e| e.len() >= 2))
+        .expect("fleets in flight at some turn");
+    let _one = one_at_a_time();
+    let path = write_page("planet-wars-labels", &replay, Embed::Json);
+    let mut browser = Browser::launch();
+    let mut page = browser.page(1200, 800, 1.0);
+    page.navigate(&url(&path, t as u32));
+    settle(&mut page);
+    // Every text the board draws from now on.
+    page.eval(
+        "(() => { window.drawnTexts = [];
+                  const fill = CanvasRenderingContext2D.prototype.fillText;
+                  CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+                    window.drawnTexts.push(String(text)); return fill.call(this, text, ...rest); };
+                  Ludus.goTo(Ludus.player.turn); return true; })()",
+    );
+    settle(&mut page);
+    let drawn: Vec<String> = serde_json::from_value(page.eval("window.drawnTexts")).unwrap();
+    for planet in view["planets"].as_array().unwrap() {
+        let name = planet["name"].as_str().unwrap();
+        assert!(
+            drawn.iter().any(|d| d == name),
+            "planet {name} is not labelled: {drawn:?}"
+        );
+    }
+    for e in view["expeditions"].as_array().unwrap() {
+        let label = format!("{} #{}", e["ship_count"], e["id"]);
+        assert!(drawn.contains(&label), "no fleet label {label}: {drawn:?}");
+    }
+    page.screenshot(&artifacts().join("planet-wars-labels.png"));
     assert!(page.errors.is_empty(), "{:#?}", page.errors);
 }

@@ -3,7 +3,7 @@
 
 use ludus_host::replay::{Refusal, SeatInfo, SeatTurn, TurnRecord};
 use ludus_host::{Limits, Replay};
-use ludus_viewer::{frames, replay_page, Document, Embed, RebuildError};
+use ludus_viewer::{frames, named_replay_page, replay_page, Document, Embed, RebuildError};
 use serde_json::{json, Value};
 
 /// A Planet Wars replay made by driving the engine directly with
@@ -306,4 +306,23 @@ fn a_bot_name_is_text_in_the_title() {
     assert!(page.contains(&format!("<h1 id=\"title\">{title}</h1>")));
     assert!(!page.contains(name));
     assert_eq!(embedded(&page)["replay"]["seats"][0]["name"], name);
+}
+
+#[test]
+fn a_named_page_names_each_seat_as_given_and_keeps_the_replay_as_it_is() {
+    let replay = engine_replay(9, 2, 5, quiet);
+    let names = ["carol v2".to_string(), "<alice> v1".to_string()];
+    for embed in [Embed::Json, Embed::Gzip] {
+        let page = named_replay_page(&replay, &names, embed).0;
+        let title = "planet-wars: carol v2 vs &lt;alice&gt; v1 (seed 9)";
+        assert!(page.contains(&format!("<title>{title}</title>")), "{page}");
+        let doc = embedded(&page);
+        assert_eq!(doc["seat_names"], json!(names));
+        assert_eq!(doc["replay"], serde_json::to_value(&replay).unwrap());
+    }
+    // Not one name per seat: the replay's names, and no `seat_names`.
+    let page = named_replay_page(&replay, &names[..1], Embed::Json).0;
+    assert!(page.contains("<title>planet-wars: bot0 vs bot1 (seed 9)</title>"));
+    assert!(embedded(&page).get("seat_names").is_none());
+    assert_eq!(page, replay_page(&replay, Embed::Json).0);
 }

@@ -170,3 +170,73 @@ pub fn get_json(url: &str) -> serde_json::Value {
         .read_json()
         .unwrap()
 }
+
+/// `ludus` run with its output on a pseudo-terminal: what it wrote there.
+pub fn on_terminal(args: &[&str], dir: &Path) -> String {
+    let (ok, out) = on_terminal_with(args, dir, &[]);
+    assert!(ok, "{out}");
+    out
+}
+
+/// `ludus` run with its output on a pseudo-terminal and `env` added to its
+/// environment: whether it succeeded, and what it wrote there.
+pub fn on_terminal_with(
+    args: &[&str],
+    dir: &Path,
+    env: &[(&str, &std::ffi::OsStr)],
+) -> (bool, String) {
+    use portable_pty::{native_pty_system, CommandBuilder, PtySize};
+    use std::io::Read;
+    let pty = native_pty_system()
+        .openpty(PtySize {
+            rows: 24,
+            cols: 200,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_ludus"));
+    cmd.args(args);
+    cmd.cwd(dir);
+    cmd.env(
+        "LUDUS_CACHE_DIR",
+        ludus_testkit::workspace_root().join("target/module-cache"),
+    );
+    cmd.env_remove("LUDUS_DB");
+    for (key, value) in env {
+        cmd.env(key, value);
+    }
+    let mut child = pty.slave.spawn_command(cmd).unwrap();
+    drop(pty.slave);
+    let mut reader = pty.master.try_clone_reader().unwrap();
+    // Read while the child writes (a terminal's buffer is small); the read
+    // ends in an error once the child has exited and closed its side.
+    let reading = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let mut buf = [0u8; 4096];
+        while let Ok(n @ 1..) = reader.read(&mut buf) {
+            out.extend_from_slice(&buf[..n]);
+        }
+        out
+    });
+    let status = child.wait().unwrap();
+    drop(pty.master);
+    let out = String::from_utf8_lossy(&reading.join().unwrap()).into_owned();
+    (status.success(), out)
+}
+
+/// The numbers in `text` printed with more than two decimals
+/// (`0.3333333333333333`): what a table for people should not show.
+pub fn long_decimals(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for word in text.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-')) {
+        let Some((whole, decimals)) = word.split_once('.') else {
+            continue;
+        };
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        if digits(whole.trim_start_matches('-')) && digits(decimals) && decimals.len() > 2 {
+            found.push(word.to_string());
+        }
+    }
+    found
+}

@@ -33,6 +33,7 @@ pub const INFO: GameInfo = GameInfo {
     seats: &[4],
     max_seed: u64::MAX,
     score_unit: "cells",
+    progress_unit: None,
     unreadable: &[grid::kind::UNPARSEABLE],
     summary: "Four bots capture cells from the corners, staying connected to home; 35-cell cap.",
     new: |config, seed, players| Ok(Box::new(Claim::from_config(config, seed, players)?)),

@@ -18,6 +18,16 @@ use crate::grid::{
 };
 use crate::{Outcome, Rejection, Seat};
 
+/// Claim's action words (the page's "What a bot answers").
+const WORDS: [Action; 6] = [
+    Action::Move(Dir::North),
+    Action::Move(Dir::East),
+    Action::Move(Dir::South),
+    Action::Move(Dir::West),
+    Action::Stay,
+    Action::Retreat,
+];
+
 impl Claim {
     /// What `seat` may do now: while capturing only STAY or RETREAT (when the
     /// cell it came from is free); otherwise STAY or a step to any cell on
@@ -60,7 +70,12 @@ impl Claim {
     /// Rules 2 and 4: every seat's answer; late, missing or illegal is STAY.
     #[doc(hidden)]
     pub fn read_actions(&self, answers: &[Option<&str>]) -> ([Action; PLAYERS], Vec<Rejection>) {
-        grid::read_answers(answers, |s| self.bots[s].alive(), |s| self.legal_actions(s))
+        grid::read_answers(
+            answers,
+            &WORDS,
+            |s| self.bots[s].alive(),
+            |s| self.legal_actions(s),
+        )
     }
 
     /// Rules 3 and 7: all bots move at once. A cell with a bot on it is

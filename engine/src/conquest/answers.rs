@@ -8,7 +8,7 @@
 use serde_json::{Map, Value};
 
 use super::{BuildingKind, Weapon};
-use crate::grid::{quote, Dir};
+use crate::grid::{json_kind, quote, Dir};
 
 /// The kinds of refusal. A refused answer is played as `WAIT`.
 pub mod kind {
@@ -102,6 +102,10 @@ fn weapon_from(word: &str) -> Option<Weapon> {
     Weapon::ALL.into_iter().find(|w| w.word() == word)
 }
 
+/// The JSON form, for messages.
+const JSON_FORM: &str =
+    "an object with a \"kind\" string, such as {\"kind\": \"move\", \"direction\": \"E\"}";
+
 /// The actions, for messages.
 const ACTIONS: &str = "NORTH, EAST, SOUTH, WEST, WAIT, BUILD MINE|BARRACKS|POST, ALLOCATE a d r, \
                        GARRISON n, WITHDRAW n, BOMB|MISSILE|HBOMB [x y], MIRV [x1 y1 ...], \
@@ -114,14 +118,27 @@ pub fn parse_answer(raw: &str) -> Result<Order, String> {
     if trimmed.starts_with('{') {
         return match serde_json::from_str::<Value>(trimmed) {
             Ok(Value::Object(o)) => parse_object(&o),
-            _ => Err(format!("{} is not a JSON object", quote(trimmed))),
+            _ => Err(format!(
+                "{} is not valid JSON; a JSON answer is {JSON_FORM}",
+                quote(trimmed)
+            )),
         };
     }
     if trimmed.starts_with('"') {
         return match serde_json::from_str::<Value>(trimmed) {
             Ok(Value::String(s)) => parse_text(&s),
-            _ => Err(format!("{} is not a valid JSON string", quote(trimmed))),
+            _ => Err(format!(
+                "{} is not a valid JSON string; answer one of {ACTIONS}",
+                quote(trimmed)
+            )),
         };
+    }
+    if let Some(kind) = json_kind(trimmed) {
+        return Err(format!(
+            "{} is {kind}, not an action; answer one of {ACTIONS}, bare or as a JSON string, \
+             or {JSON_FORM}",
+            quote(trimmed)
+        ));
     }
     parse_text(trimmed)
 }
@@ -204,6 +221,29 @@ fn parse_text(text: &str) -> Result<Order, String> {
     }
 }
 
+/// What an answer object holds under `keys`, for a refusal that says what
+/// came: `"direction": 5`, `no "direction"`.
+fn got(o: &Map<String, Value>, keys: &[&str]) -> String {
+    keys.iter()
+        .map(|k| match o.get(*k) {
+            None => format!("no {k:?}"),
+            Some(v) => {
+                let mut json = v.to_string();
+                if json.len() > 40 {
+                    let mut end = 40;
+                    while !json.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    json.truncate(end);
+                    json.push_str("...");
+                }
+                format!("{k:?}: {json}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A whole number from JSON (clamped to `i64`).
 fn json_int(v: &Value) -> Option<i64> {
     match v {
@@ -224,11 +264,19 @@ fn json_cell(v: &Value) -> Option<Target> {
 
 fn parse_object(o: &Map<String, Value>) -> Result<Order, String> {
     let Some(kind) = o.get("kind").and_then(Value::as_str) else {
-        return Err("a JSON answer needs a \"kind\" string, e.g. {\"kind\": \"move\", \"direction\": \"E\"}".into());
+        return Err(format!(
+            "a JSON answer is {JSON_FORM}; got {}",
+            got(o, &["kind"])
+        ));
     };
     let kind = kind.to_ascii_lowercase();
     let field = |k: &str| o.get(k).filter(|v| !v.is_null());
-    let need = |what: &str| Err(format!("a {kind:?} answer needs {what}"));
+    let need = |what: &str, keys: &[&str]| {
+        Err(format!(
+            "a {kind:?} answer needs {what}; got {}",
+            got(o, keys)
+        ))
+    };
     if let Some(w) = weapon_from(&kind) {
         let targets = if w == Weapon::Mirv {
             match field("targets") {
@@ -236,9 +284,9 @@ fn parse_object(o: &Map<String, Value>) -> Result<Order, String> {
                 Some(v) => match v.as_array() {
                     Some(list) => match list.iter().map(json_cell).collect::<Option<Vec<_>>>() {
                         Some(t) => t,
-                        None => return need("\"targets\": a list of [x, y] cells"),
+                        None => return need("\"targets\": a list of [x, y] cells", &["targets"]),
                     },
-                    None => return need("\"targets\": a list of [x, y] cells"),
+                    None => return need("\"targets\": a list of [x, y] cells", &["targets"]),
                 },
             }
         } else {
@@ -246,7 +294,12 @@ fn parse_object(o: &Map<String, Value>) -> Result<Order, String> {
                 None => Vec::new(),
                 Some(v) => match json_cell(v) {
                     Some(t) => vec![t],
-                    None => return need("\"target\": [x, y], or no target to let the game aim"),
+                    None => {
+                        return need(
+                            "\"target\": [x, y], or no target to let the game aim",
+                            &["target"],
+                        )
+                    }
                 },
             }
         };
@@ -260,30 +313,39 @@ fn parse_object(o: &Map<String, Value>) -> Result<Order, String> {
             .and_then(dir_from)
         {
             Some(d) => Ok(Order::Move(d)),
-            None => need("\"direction\": \"N\", \"E\", \"S\" or \"W\""),
+            None => need(
+                "\"direction\": \"N\", \"E\", \"S\" or \"W\"",
+                &["direction"],
+            ),
         },
         "build" => match field("building")
             .and_then(Value::as_str)
             .and_then(building_from)
         {
             Some(k) => Ok(Order::Build(k)),
-            None => need("\"building\": \"mine\", \"barracks\" or \"post\""),
+            None => need(
+                "\"building\": \"mine\", \"barracks\" or \"post\"",
+                &["building"],
+            ),
         },
         "allocate" => {
             let share = |k: &str| field(k).and_then(Value::as_f64).filter(|v| v.is_finite());
             match (share("attack"), share("defense"), share("reserve")) {
                 (Some(a), Some(d), Some(r)) => Ok(Order::Allocate([a, d, r])),
-                _ => need("numbers \"attack\", \"defense\" and \"reserve\""),
+                _ => need(
+                    "numbers \"attack\", \"defense\" and \"reserve\"",
+                    &["attack", "defense", "reserve"],
+                ),
             }
         }
         "garrison" | "withdraw" => match field("soldiers").and_then(json_int) {
             Some(n) if kind == "garrison" => Ok(Order::Garrison(n)),
             Some(n) => Ok(Order::Withdraw(n)),
-            None => need("\"soldiers\": a whole number"),
+            None => need("\"soldiers\": a whole number", &["soldiers"]),
         },
         "capital" => match field("position").and_then(json_cell) {
             Some(t) => Ok(Order::Capital(t)),
-            None => need("\"position\": [x, y]"),
+            None => need("\"position\": [x, y]", &["position"]),
         },
         _ => Err(format!(
             "{} is not a kind of action; the kinds are move, wait, build, allocate, garrison, \

@@ -55,6 +55,7 @@ pub const INFO: GameInfo = GameInfo {
     seats: &[4],
     max_seed: u64::MAX,
     score_unit: "points",
+    progress_unit: None,
     unreadable: &[answers::kind::UNPARSEABLE],
     summary: "Four teams fight for a 12x12 board: soldiers, gold, buildings, weapons, capitals, fog of war.",
     new: |config, seed, players| Ok(Box::new(Conquest::from_config(config, seed, players)?)),

@@ -4,7 +4,7 @@
 
 use std::num::IntErrorKind;
 
-use crate::grid::quote;
+use crate::grid::{not_a, quote};
 
 /// The kinds of rejection fences records. `unparseable` answers are not
 /// this game's answers at all; every other kind is a readable answer that
@@ -55,7 +55,13 @@ pub fn parse_answer(raw: &str) -> Result<Answer, String> {
                 owned = s;
                 owned.trim()
             }
-            Err(_) => return Err(format!("{} is not a valid JSON string", quote(trimmed))),
+            Err(_) => {
+                return Err(format!(
+                    "{} is not a valid JSON string; answer WAIT, or MOVE x1 y1 x2 y2 with four \
+                     whole numbers, bare or as a JSON string",
+                    quote(trimmed)
+                ))
+            }
         }
     } else {
         trimmed
@@ -73,7 +79,10 @@ pub fn parse_answer(raw: &str) -> Result<Answer, String> {
             }
             Ok(Answer::Move(xy))
         }
-        _ => Err(format!("{} is not an answer; {shape}", quote(text))),
+        _ => Err(format!(
+            "{}; {shape}, bare or as a JSON string",
+            not_a(raw, text, "an answer")
+        )),
     }
 }
 

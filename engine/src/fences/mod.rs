@@ -40,6 +40,7 @@ pub const INFO: GameInfo = GameInfo {
     seats: &[2],
     max_seed: u64::MAX,
     score_unit: "points",
+    progress_unit: None,
     unreadable: &[kind::UNPARSEABLE],
     summary: "Two players draw edges on a grid of points and score the exact area they enclose.",
     new: |config, seed, players| Ok(Box::new(Fences::from_config(config, seed, players)?)),

@@ -162,29 +162,56 @@ pub fn sort_actions(actions: &mut [Action]) {
 /// The longest piece of a bad answer quoted back in a rejection, in bytes.
 const MAX_QUOTE: usize = 40;
 
+/// Every action word of the grid games, in the order `legal_actions` lists
+/// them; each game answers with a part of it.
+pub const ALL_ACTIONS: [Action; 7] = [
+    Action::Move(Dir::North),
+    Action::Move(Dir::East),
+    Action::Move(Dir::South),
+    Action::Move(Dir::West),
+    Action::Stay,
+    Action::Retreat,
+    Action::Shield,
+];
+
 /// Parses a raw answer: one action string (`NORTH`, `EAST`, `SOUTH`, `WEST`,
 /// `STAY`, `RETREAT`, `SHIELD`, or `N`, `E`, `S`, `W`) in any case, bare or
 /// as a JSON string (`"EAST"`, as the SDK sends it), surrounding whitespace
 /// ignored.
 pub fn parse_action(raw: &str) -> Result<Action, String> {
-    let word = answer_word(raw)?;
-    let word = word.as_ref();
-    Ok(match word.to_ascii_uppercase().as_str() {
-        "NORTH" | "N" => Action::Move(Dir::North),
-        "EAST" | "E" => Action::Move(Dir::East),
-        "SOUTH" | "S" => Action::Move(Dir::South),
-        "WEST" | "W" => Action::Move(Dir::West),
-        "STAY" => Action::Stay,
-        "RETREAT" => Action::Retreat,
-        "SHIELD" => Action::Shield,
-        _ => {
-            return Err(format!(
-                "{} is not an action; answer one of NORTH, EAST, SOUTH, WEST, STAY, RETREAT, \
-                 SHIELD",
-                quote(word)
-            ))
-        }
-    })
+    parse_word(raw, &ALL_ACTIONS)
+}
+
+/// Parses a raw answer as [`parse_action`] does, taking only the action
+/// words of `words` (a game's own): any other answer, another grid game's
+/// word included, is refused with the words the game takes.
+pub fn parse_word(raw: &str, words: &[Action]) -> Result<Action, String> {
+    let expected = || {
+        let names: Vec<&str> = words.iter().map(|a| a.name()).collect();
+        format!(
+            "answer one of {} (N, E, S, W for the moves), bare or as a JSON string",
+            names.join(", ")
+        )
+    };
+    let word = answer_word(raw).map_err(|e| format!("{e}; {}", expected()))?;
+    let action = match word.to_ascii_uppercase().as_str() {
+        "NORTH" | "N" => Some(Action::Move(Dir::North)),
+        "EAST" | "E" => Some(Action::Move(Dir::East)),
+        "SOUTH" | "S" => Some(Action::Move(Dir::South)),
+        "WEST" | "W" => Some(Action::Move(Dir::West)),
+        "STAY" => Some(Action::Stay),
+        "RETREAT" => Some(Action::Retreat),
+        "SHIELD" => Some(Action::Shield),
+        _ => None,
+    };
+    match action {
+        Some(a) if words.contains(&a) => Ok(a),
+        _ => Err(format!(
+            "{}; {}",
+            not_a(raw, &word, "an action"),
+            expected()
+        )),
+    }
 }
 
 /// The word of a raw answer given bare or as a JSON string (`"EAST"`, as
@@ -201,6 +228,34 @@ pub(crate) fn answer_word(raw: &str) -> Result<std::borrow::Cow<'_, str>, String
     }
 }
 
+/// What JSON a raw text answer is when it is JSON but not a string, for a
+/// refusal that says what came: `a JSON array` for `[1, 2]`. `None` for a
+/// JSON string and for text that is not JSON (a word, say).
+pub(crate) fn json_kind(raw: &str) -> Option<&'static str> {
+    let trimmed = raw.trim();
+    let kind = match trimmed.as_bytes().first()? {
+        b'n' => "JSON null",
+        b't' | b'f' => "a JSON boolean",
+        b'[' => "a JSON array",
+        b'{' => "a JSON object",
+        b'-' | b'0'..=b'9' => "a JSON number",
+        _ => return None,
+    };
+    serde_json::from_str::<serde::de::IgnoredAny>(trimmed)
+        .ok()
+        .map(|_| kind)
+}
+
+/// `"WALK" is not an action`, or, for an answer that is JSON other than a
+/// string, `"[1]" is a JSON array, not an action`: what came, quoted
+/// (`text`: the answer's word or text), and what it is not.
+pub(crate) fn not_a(raw: &str, text: &str, what: &str) -> String {
+    match json_kind(raw) {
+        Some(kind) => format!("{} is {kind}, not {what}", quote(text)),
+        None => format!("{} is not {what}", quote(text)),
+    }
+}
+
 /// `s` in quotes, shortened to [`MAX_QUOTE`] bytes.
 pub(crate) fn quote(s: &str) -> String {
     if s.len() <= MAX_QUOTE {
@@ -213,12 +268,14 @@ pub(crate) fn quote(s: &str) -> String {
     format!("{:?}...", &s[..end])
 }
 
-/// Reads every seat's answer into an action. A seat that is not `active`
-/// (out of the game, or driven by the rules this turn) plays `STAY` and its
-/// answer is ignored. No answer is `STAY`; an answer that does not parse, or
-/// an action not in `legal(seat)`, is `STAY` plus a rejection.
+/// Reads every seat's answer into an action, one of the game's `words`. A
+/// seat that is not `active` (out of the game, or driven by the rules this
+/// turn) plays `STAY` and its answer is ignored. No answer is `STAY`; an
+/// answer that is none of `words`, or an action not in `legal(seat)`, is
+/// `STAY` plus a rejection.
 pub fn read_answers(
     answers: &[Option<&str>],
+    words: &[Action],
     active: impl Fn(Seat) -> bool,
     legal: impl Fn(Seat) -> Vec<Action>,
 ) -> ([Action; PLAYERS], Vec<Rejection>) {
@@ -231,7 +288,7 @@ pub fn read_answers(
         let Some(raw) = answers.get(seat).copied().flatten() else {
             continue;
         };
-        match parse_action(raw) {
+        match parse_word(raw, words) {
             Err(reason) => rejections.push(Rejection {
                 seat,
                 kind: kind::UNPARSEABLE.into(),

@@ -50,6 +50,7 @@ pub const INFO: GameInfo = GameInfo {
     seats: &[2, 4],
     max_seed: u32::MAX as u64,
     score_unit: "halite",
+    progress_unit: None,
     unreadable: &[rules::kind::UNPARSEABLE, rules::kind::INVALID_ACTION],
     summary:
         "Halite IV (Kaggle): mine halite with ships, bank it at shipyards; the largest bank wins.",

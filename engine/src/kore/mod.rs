@@ -43,6 +43,7 @@ pub const INFO: GameInfo = GameInfo {
     seats: &[2, 4],
     max_seed: u32::MAX as u64,
     score_unit: "kore",
+    progress_unit: None,
     unreadable: &["not_json", "not_an_object", "agent_error"],
     summary: "Kore 2022: mine kore with fleets on flight plans, build shipyards, capture the \
               others'; the most kore after 400 turns wins (Kaggle's kore_fleets, bit for bit).",

@@ -33,6 +33,7 @@ pub const INFO: GameInfo = GameInfo {
     seats: &[4],
     max_seed: u64::MAX,
     score_unit: "points",
+    progress_unit: None,
     unreadable: &[grid::kind::UNPARSEABLE],
     summary:
         "Four bots draw trails and close loops to claim land; cut a rival's trail to send it home.",

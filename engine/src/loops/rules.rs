@@ -21,6 +21,15 @@ use crate::grid::{
 };
 use crate::{Outcome, Rejection, Seat};
 
+/// Loops' action words (the page's "What a bot answers").
+const WORDS: [Action; 5] = [
+    Action::Move(Dir::North),
+    Action::Move(Dir::East),
+    Action::Move(Dir::South),
+    Action::Move(Dir::West),
+    Action::Stay,
+];
+
 impl Loops {
     /// Whether `seat` may step into `cell` at all: not a wall, not a rival's pad.
     fn enterable(&self, seat: Seat, cell: usize) -> bool {
@@ -57,6 +66,7 @@ impl Loops {
     pub fn read_actions(&self, answers: &[Option<&str>]) -> ([Action; PLAYERS], Vec<Rejection>) {
         grid::read_answers(
             answers,
+            &WORDS,
             |s| !self.bots[s].returning,
             |s| self.legal_actions(s),
         )

@@ -4,7 +4,7 @@
 //! Reading is total: any text gives an action or a reason it is not one.
 
 use super::hex::Dir;
-use crate::grid::{answer_word, quote};
+use crate::grid::{answer_word, not_a};
 
 /// What a ship may buy at the shop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -78,11 +78,15 @@ pub mod kind {
 /// The longest run of digits read as a ship number in `atk-X`.
 const MAX_DIGITS: usize = 20;
 
+/// What an answer must be, as its refusals say.
+const EXPECTED: &str = "answer one of nw, ne, e, se, sw, w, buy-POTION, buy-HULL, buy-CANNONS, \
+                        up, atk-X (X: the number of the ship to fire at), bare or as a JSON string";
+
 /// Reads one raw answer: an action word, bare or as a JSON string (`"nw"`,
 /// as the SDK sends it), surrounding whitespace ignored, letters in any
 /// case.
 pub fn parse_action(raw: &str) -> Result<Action, String> {
-    let word = answer_word(raw)?;
+    let word = answer_word(raw).map_err(|e| format!("{e}; {EXPECTED}"))?;
     let lower = word.to_ascii_lowercase();
     let action = match lower.as_str() {
         "nw" => Some(Action::Sail(Dir::Nw)),
@@ -101,13 +105,7 @@ pub fn parse_action(raw: &str) -> Result<Action, String> {
             .filter(|x| x.bytes().all(|b| b.is_ascii_digit()))
             .map(|x| Action::Attack(x.parse::<u64>().unwrap_or(u64::MAX))),
     };
-    action.ok_or_else(|| {
-        format!(
-            "{} is not an action; answer one of nw, ne, e, se, sw, w, buy-POTION, buy-HULL, \
-             buy-CANNONS, up, atk-X (X: the number of the ship to fire at)",
-            quote(&word)
-        )
-    })
+    action.ok_or_else(|| format!("{}; {EXPECTED}", not_a(raw, &word, "an action")))
 }
 
 #[cfg(test)]

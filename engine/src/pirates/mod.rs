@@ -45,6 +45,7 @@ pub const INFO: GameInfo = GameInfo {
     seats: &[PLAYERS],
     max_seed: u64::MAX,
     score_unit: "gold",
+    progress_unit: None,
     unreadable: &[actions::kind::UNPARSEABLE],
     summary:
         "Four pirate ships take turns on a hexagonal sea: flags, a shop, vortices and hunting NPCs.",

@@ -32,10 +32,11 @@ use crate::{EngineError, Game, Outcome, Rejection, Seat};
 /// The registry entry.
 pub const INFO: GameInfo = GameInfo {
     id: "planet-wars",
-    rules_version: 1,
+    rules_version: 2,
     seats: &[2, 3, 4],
     max_seed: u64::MAX,
-    score_unit: "ships",
+    score_unit: "share",
+    progress_unit: Some("ships"),
     unreadable: &[moves::kind::UNPARSEABLE],
     summary: "Send fleets between planets to conquer them; the last player with ships wins.",
     new: |config, seed, players| Ok(Box::new(PlanetWars::from_config(config, seed, players)?)),

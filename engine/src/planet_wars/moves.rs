@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use serde::de::{Deserializer, IgnoredAny, SeqAccess, Visitor};
+use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -47,51 +47,152 @@ pub(crate) struct AnswerMoves {
     pub total: usize,
 }
 
-impl<'de> Deserialize<'de> for AnswerMoves {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct MovesVisitor;
-        impl<'de> Visitor<'de> for MovesVisitor {
-            type Value = AnswerMoves;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an array of moves")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<AnswerMoves, A::Error> {
-                let mut examined = Vec::new();
-                let mut total = 0;
-                loop {
-                    let more = if examined.len() < MAX_MOVES_PER_TURN {
-                        match seq.next_element::<Value>()? {
-                            Some(v) => {
-                                examined.push(v);
-                                true
-                            }
-                            None => false,
-                        }
-                    } else {
-                        seq.next_element::<IgnoredAny>()?.is_some()
-                    };
-                    if !more {
-                        return Ok(AnswerMoves { examined, total });
-                    }
-                    total += 1;
-                }
-            }
+/// A JSON value read where the answer needs one shape: that shape, or what
+/// came instead, in words for the refusal.
+enum Read<T> {
+    Shape(T),
+    Other(String),
+}
+
+/// The refusal's words for JSON values other than the shape a visitor
+/// reads: scalars described with their value, arrays and objects skipped
+/// to their end (so that the text after them is still checked as JSON).
+macro_rules! describe_other_values {
+    () => {
+        fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+            Ok(Read::Other("null".into()))
         }
-        d.deserialize_seq(MovesVisitor)
+        fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Self::Value, E> {
+            Ok(Read::Other(format!("the boolean {v}")))
+        }
+        fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Self::Value, E> {
+            Ok(Read::Other(format!("the number {v}")))
+        }
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Self::Value, E> {
+            Ok(Read::Other(format!("the number {v}")))
+        }
+        fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Self::Value, E> {
+            Ok(Read::Other(format!("the number {v:?}")))
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(Read::Other(format!("the string {}", short_name(v))))
+        }
+    };
+}
+
+/// The value of `moves`: an array, of which the first
+/// [`MAX_MOVES_PER_TURN`] moves are kept and the rest only counted.
+struct MovesValue;
+
+impl<'de> Visitor<'de> for MovesValue {
+    type Value = Read<AnswerMoves>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an array of moves")
+    }
+    describe_other_values!();
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut examined = Vec::new();
+        let mut total = 0;
+        loop {
+            let more = if examined.len() < MAX_MOVES_PER_TURN {
+                match seq.next_element::<Value>()? {
+                    Some(v) => {
+                        examined.push(v);
+                        true
+                    }
+                    None => false,
+                }
+            } else {
+                seq.next_element::<IgnoredAny>()?.is_some()
+            };
+            if !more {
+                return Ok(Read::Shape(AnswerMoves { examined, total }));
+            }
+            total += 1;
+        }
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Read::Other("an object".into()))
     }
 }
 
-#[derive(Deserialize)]
-#[serde(expecting = "an object with a `moves` array")]
-struct Answer {
-    moves: AnswerMoves,
+impl<'de> Deserialize<'de> for Read<AnswerMoves> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(MovesValue)
+    }
 }
 
-/// Parses a raw answer; the error is the parser's message.
+/// Whether an object's key is `moves` (escapes decoded, as JSON means them).
+struct IsMoves(bool);
+
+impl<'de> Deserialize<'de> for IsMoves {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl Visitor<'_> for KeyVisitor {
+            type Value = IsMoves;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<IsMoves, E> {
+                Ok(IsMoves(v == "moves"))
+            }
+        }
+        d.deserialize_str(KeyVisitor)
+    }
+}
+
+/// The whole answer: only an object with a `moves` array is one. Any other
+/// JSON value is read to its end and named, so that the refusal says what
+/// came (a derived reader would also take `[[...]]` as a one-field struct).
+struct AnswerValue;
+
+impl<'de> Visitor<'de> for AnswerValue {
+    type Value = Read<AnswerMoves>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(EXPECTED)
+    }
+    describe_other_values!();
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Read::Other("an array".into()))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut moves = None;
+        let mut twice = false;
+        while let Some(IsMoves(is_moves)) = map.next_key()? {
+            if !is_moves || moves.is_some() {
+                twice |= is_moves;
+                map.next_value::<IgnoredAny>()?;
+            } else {
+                moves = Some(map.next_value::<Read<AnswerMoves>>()?);
+            }
+        }
+        Ok(match moves {
+            _ if twice => Read::Other("an object with `moves` twice".into()),
+            None => Read::Other("an object without `moves`".into()),
+            Some(Read::Other(what)) => Read::Other(format!("an object whose `moves` is {what}")),
+            Some(shape) => shape,
+        })
+    }
+}
+
+/// What an answer must be, as its refusals say.
+const EXPECTED: &str = "a JSON object with a `moves` array";
+
+/// Parses a raw answer; the error says what came instead of an object with
+/// a `moves` array.
 pub(crate) fn parse_answer(raw: &str) -> Result<AnswerMoves, String> {
-    serde_json::from_str::<Answer>(raw)
-        .map(|a| a.moves)
-        .map_err(|e| e.to_string())
+    let mut de = serde_json::Deserializer::from_str(raw);
+    let read = de.deserialize_any(AnswerValue).and_then(|read| {
+        de.end()?;
+        Ok(read)
+    });
+    match read {
+        Ok(Read::Shape(moves)) => Ok(moves),
+        Ok(Read::Other(what)) => Err(what),
+        Err(e) => Err(format!("text that is not JSON ({e})")),
+    }
 }
 
 /// A well-formed move, not yet checked against the state.
@@ -180,14 +281,13 @@ impl Rejected {
     }
 }
 
-pub(crate) fn unparseable(seat: Seat, error: &str) -> Rejection {
+pub(crate) fn unparseable(seat: Seat, got: &str) -> Rejection {
     Rejection {
         seat,
         kind: kind::UNPARSEABLE.to_string(),
         reason: format!(
-            "the answer is not a JSON object with a `moves` array, so none of its moves were \
-             made this turn: {}",
-            truncate(error, MAX_DETAIL)
+            "expected {EXPECTED}, got {}; none of its moves were made this turn",
+            truncate(got, MAX_DETAIL)
         ),
     }
 }
@@ -321,20 +421,51 @@ mod tests {
     }
 
     #[test]
-    fn answers_without_a_moves_array_do_not_parse() {
-        for raw in [
-            "",
-            "[]",
-            "{}",
-            "{\"moves\":3}",
-            "{\"moves\":{}}",
-            "null",
-            "{\"moves\":[",
+    fn answers_without_a_moves_array_do_not_parse_and_say_what_came() {
+        let a_move = r#"{"origin":"a","destination":"b","ship_count":1}"#;
+        let in_array = format!("[{a_move}]");
+        let in_arrays = format!("[[{a_move}]]");
+        let one_move = format!("{{\"moves\":{a_move}}}");
+        for (raw, got) in [
+            ("", "text that is not JSON (EOF while parsing a value"),
+            (
+                "{\"moves\":[",
+                "text that is not JSON (EOF while parsing a list",
+            ),
+            (
+                "{\"moves\":[]} x",
+                "text that is not JSON (trailing characters",
+            ),
+            ("null", "null"),
+            ("true", "the boolean true"),
+            ("-1.5", "the number -1.5"),
+            ("7", "the number 7"),
+            ("\"moves\"", "the string \"moves\""),
+            ("[]", "an array"),
+            (in_array.as_str(), "an array"),
+            (&in_arrays, "an array"),
+            ("{}", "an object without `moves`"),
+            ("{\"Moves\":[]}", "an object without `moves`"),
+            ("{\"moves\":3}", "an object whose `moves` is the number 3"),
+            ("{\"moves\":null}", "an object whose `moves` is null"),
+            ("{\"moves\":{}}", "an object whose `moves` is an object"),
+            (&one_move, "an object whose `moves` is an object"),
+            (
+                "{\"moves\":\"[]\"}",
+                "an object whose `moves` is the string \"[]\"",
+            ),
+            (
+                "{\"moves\":[],\"moves\":[]}",
+                "an object with `moves` twice",
+            ),
         ] {
-            assert!(parse_answer(raw).is_err(), "{raw}");
+            let err = parse_answer(raw).expect_err(raw);
+            assert!(err.starts_with(got), "{raw}: {err}");
         }
         let ok = parse_answer("{\"moves\":[], \"note\": 1}\n").unwrap();
         assert_eq!(ok.total, 0);
+        let escaped = parse_answer(&format!("{{\"mo\\u0076es\":[{a_move}]}}")).unwrap();
+        assert_eq!(escaped.total, 1);
     }
 
     #[test]

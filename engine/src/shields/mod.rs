@@ -34,6 +34,7 @@ pub const INFO: GameInfo = GameInfo {
     seats: &[4],
     max_seed: u64::MAX,
     score_unit: "points",
+    progress_unit: None,
     unreadable: &[grid::kind::UNPARSEABLE],
     summary: "Four bots take, upgrade and shield valued cells on an 8x8 board; most points wins.",
     new: |config, seed, players| Ok(Box::new(Shields::from_config(config, seed, players)?)),

@@ -19,6 +19,16 @@ use crate::grid::{
 };
 use crate::{Outcome, Rejection, Seat};
 
+/// Shields' action words (the page's "What a bot answers").
+const WORDS: [Action; 6] = [
+    Action::Move(Dir::North),
+    Action::Move(Dir::East),
+    Action::Move(Dir::South),
+    Action::Move(Dir::West),
+    Action::Stay,
+    Action::Shield,
+];
+
 impl Shields {
     fn occupied(&self, cell: usize) -> bool {
         self.bots.iter().any(|b| b.position == cell)
@@ -76,6 +86,7 @@ impl Shields {
     pub fn read_actions(&self, answers: &[Option<&str>]) -> ([Action; PLAYERS], Vec<Rejection>) {
         grid::read_answers(
             answers,
+            &WORDS,
             |s| self.bots[s].frozen == 0,
             |s| self.legal_actions(s),
         )

@@ -12,7 +12,10 @@
 pub use super::kaggle_game::KaggleGame;
 use super::scan::{self, Carries, FileScan, Scan};
 use super::submission::{Modules, Submission};
-use super::{cache_key, componentize, componentize_py, run, tempdir, BuildError, PYTHON_TURN, WIT};
+use super::{
+    cache_key, componentize, install_componentize_py, run, tempdir, BuildError, OnStep, Step,
+    PYTHON_TURN, WIT,
+};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -134,12 +137,22 @@ fn absolute_module(file: &str, imp: &scan::Import) -> Option<String> {
 /// keeps only the helper modules, under `tools_dir`; returns the folder
 /// that holds `kaggle_environments/`.
 pub fn helpers_dir(interpreter: &Path, tools_dir: &Path) -> Result<PathBuf, BuildError> {
+    download_helpers(interpreter, tools_dir, &OnStep::default())
+}
+
+/// [`helpers_dir`], announcing the download to `on_step`.
+fn download_helpers(
+    interpreter: &Path,
+    tools_dir: &Path,
+    on_step: &OnStep,
+) -> Result<PathBuf, BuildError> {
     let dir = tools_dir.join(format!(
         "kaggle-environments-{KAGGLE_ENVIRONMENTS_VERSION}-helpers"
     ));
     if dir.join("kaggle_environments").exists() {
         return Ok(dir);
     }
+    on_step.report(Step::DownloadKaggleHelpers);
     let tmp = tempdir(tools_dir)?;
     let result = (|| {
         let requirements = tmp.join("requirements.txt");
@@ -326,15 +339,27 @@ pub fn build_kaggle(
     game: Option<KaggleGame>,
     tools_dir: &Path,
 ) -> Result<(PathBuf, KaggleGame), BuildError> {
-    let interpreter = componentize_py(tools_dir)?;
+    kaggle_bot(submission, game, tools_dir, &OnStep::default())
+}
+
+/// [`build_kaggle`], announcing its long steps to `on_step`.
+pub(super) fn kaggle_bot(
+    submission: &Submission,
+    game: Option<KaggleGame>,
+    tools_dir: &Path,
+    on_step: &OnStep,
+) -> Result<(PathBuf, KaggleGame), BuildError> {
+    let interpreter = install_componentize_py(tools_dir, on_step)?;
     let scan = scan_submission(&interpreter, submission, tools_dir)?;
-    build_planned(&interpreter, &plan(submission, &scan, game)?, tools_dir)
+    let plan = plan(submission, &scan, game)?;
+    build_planned(&interpreter, &plan, tools_dir, on_step)
 }
 
 fn build_planned(
     interpreter: &Path,
     plan: &Plan,
     tools_dir: &Path,
+    on_step: &OnStep,
 ) -> Result<(PathBuf, KaggleGame), BuildError> {
     let mut parts: Vec<&[u8]> = vec![
         b"kaggle",
@@ -353,7 +378,7 @@ fn build_planned(
     if out.exists() {
         return Ok((out, plan.game));
     }
-    let helpers = helpers_dir(interpreter, tools_dir)?;
+    let helpers = download_helpers(interpreter, tools_dir, on_step)?;
     let work = tempdir(tools_dir)?;
     let result = (|| {
         let bundle = work.join("bundle");
@@ -386,7 +411,14 @@ fn build_planned(
             &bundle.join("ludus_kaggle_submission.py"),
             plan.submission_module.as_bytes(),
         )?;
-        componentize(interpreter, &work, &bundle, "ludus_kaggle_main", &out)
+        componentize(
+            interpreter,
+            &work,
+            &bundle,
+            "ludus_kaggle_main",
+            &out,
+            on_step,
+        )
     })();
     let _ = std::fs::remove_dir_all(&work);
     result.map(|()| (out, plan.game))

@@ -7,7 +7,8 @@
 use super::conn::{Conn, Lock};
 use super::db::{vals, Db, DbError};
 use super::error::StoreError;
-use super::records::{scheduled_match, LadderRecord, Needs, NewLadder};
+use super::records::{scheduled_match, ContinuousLadder, LadderRecord, Needs, NewLadder};
+use crate::retention::KeepReplays;
 use crate::schedule::ScheduledMatch;
 use std::collections::BTreeMap;
 
@@ -78,8 +79,8 @@ impl Ladders<'_> {
             }
             let id = db
                 .query_opt(
-                    "INSERT INTO ladders (ladder_key, game, kind, players, rounds, seed, config, limits, ludus_version, rules_version, wasmtime_version)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+                    "INSERT INTO ladders (ladder_key, game, kind, players, rounds, seed, config, limits, ludus_version, rules_version, wasmtime_version, keep_replays)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
                     vals![
                         ladder.key,
                         ladder.game,
@@ -92,6 +93,7 @@ impl Ladders<'_> {
                         &ladder.needs.ludus_version,
                         ladder.needs.rules_version,
                         &ladder.needs.wasmtime_version,
+                        ladder.keep_replays.to_string(),
                     ],
                 )?
                 .expect("INSERT … RETURNING gives a row")
@@ -116,7 +118,7 @@ impl Ladders<'_> {
             .conn
             .row(
                 "SELECT id, ladder_key, game, kind, players, rounds, seed, config, limits,
-                        ludus_version, rules_version, wasmtime_version, rated_through
+                        ludus_version, rules_version, wasmtime_version, rated_through, keep_replays
                  FROM ladders WHERE id = $1",
                 vals![id],
                 |r| {
@@ -137,6 +139,11 @@ impl Ladders<'_> {
                             wasmtime_version: r.text(11)?,
                         },
                         rated_through: r.u32(12)?,
+                        keep_replays: r.text(13)?.parse().map_err(|e| DbError::Decode {
+                            column: 13,
+                            wanted: "a replay policy",
+                            found: e,
+                        })?,
                     })
                 },
             )?
@@ -152,6 +159,12 @@ impl Ladders<'_> {
             super::records::bot_record,
         )?;
         Ok(l)
+    }
+
+    /// Every ladder's id, oldest first.
+    pub fn ids(&self) -> Result<Vec<i64>, StoreError> {
+        self.conn
+            .rows("SELECT id FROM ladders ORDER BY id", &[], |r| r.i64(0))
     }
 
     /// The most recently created ladder, of `game` if given.
@@ -204,30 +217,48 @@ impl Ladders<'_> {
             .map_or(0, |last| last + 1))
     }
 
-    /// The continuous ladder of `game`, created empty the first time.
-    pub fn ensure_continuous(
-        &self,
-        game: &str,
-        players: u32,
-        seed: u64,
-        config: &serde_json::Value,
-        limits: &serde_json::Value,
-        needs: &Needs,
-    ) -> Result<i64, StoreError> {
-        let key = continuous_key(game);
+    /// The continuous ladder of `ladder.game`, created empty the first time.
+    pub fn ensure_continuous(&self, ladder: &ContinuousLadder) -> Result<i64, StoreError> {
+        let key = continuous_key(ladder.game);
         self.ensure(&NewLadder {
             key: &key,
-            game,
+            game: ladder.game,
             kind: "continuous",
-            players,
+            players: ladder.players,
             rounds: 0,
-            seed,
-            config,
-            limits,
-            needs,
+            seed: ladder.seed,
+            config: ladder.config,
+            limits: ladder.limits,
+            needs: ladder.needs,
+            keep_replays: ladder.keep_replays,
             bots: &[],
             schedule: &[],
         })
+    }
+
+    /// Sets which replays the ladder stores from now on. Workers read it
+    /// when they first play the ladder.
+    pub fn set_keep_replays(&self, ladder: i64, keep: KeepReplays) -> Result<(), StoreError> {
+        self.conn.write(|db| {
+            db.execute(
+                "UPDATE ladders SET keep_replays = $2 WHERE id = $1",
+                vals![ladder, keep.to_string()],
+            )
+        })?;
+        Ok(())
+    }
+
+    /// Where pruning of the ladder's replays goes on from: the replays of
+    /// the matches before it were pruned as its policy said.
+    pub fn replays_pruned_below(&self, ladder: i64) -> Result<u32, StoreError> {
+        Ok(self
+            .conn
+            .row(
+                "SELECT replays_pruned_below FROM ladders WHERE id = $1",
+                vals![ladder],
+                |r| r.u32(0),
+            )?
+            .unwrap_or(0))
     }
 
     /// The continuous ladder of `game`, if it exists.

@@ -43,8 +43,8 @@ pub use queue::{
 };
 pub use ratings::{rated_seats, RatingRow, Ratings};
 pub use records::{
-    BotRecord, LadderRecord, MatchResult, Needs, NewLadder, RatedGame, RatedSeat, SeatedMatch,
-    Submitted,
+    BotRecord, ContinuousLadder, LadderRecord, MatchResult, Needs, NewLadder, RatedGame, RatedSeat,
+    SeatedMatch, Submitted,
 };
 pub use results::Results;
 

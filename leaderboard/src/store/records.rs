@@ -3,6 +3,7 @@
 //! several queries share.
 
 use super::db::{DbError, Row};
+use crate::retention::KeepReplays;
 use crate::schedule::ScheduledMatch;
 use serde::{Deserialize, Serialize};
 
@@ -37,8 +38,23 @@ pub struct NewLadder<'a> {
     pub config: &'a serde_json::Value,
     pub limits: &'a serde_json::Value,
     pub needs: &'a Needs,
+    /// Which replays it stores.
+    pub keep_replays: KeepReplays,
     pub bots: &'a [BotRecord],
     pub schedule: &'a [ScheduledMatch],
+}
+
+/// A server's continuous ladder of a game, as it is created: empty, its
+/// bots and matches added as they come.
+#[derive(Debug, Clone)]
+pub struct ContinuousLadder<'a> {
+    pub game: &'a str,
+    pub players: u32,
+    pub seed: u64,
+    pub config: &'a serde_json::Value,
+    pub limits: &'a serde_json::Value,
+    pub needs: &'a Needs,
+    pub keep_replays: KeepReplays,
 }
 
 /// A stored ladder.
@@ -58,6 +74,8 @@ pub struct LadderRecord {
     pub needs: Needs,
     /// The ratings cover the matches before this index.
     pub rated_through: u32,
+    /// Which replays it stores.
+    pub keep_replays: KeepReplays,
 }
 
 /// The result of one scheduled match.
@@ -77,6 +95,10 @@ pub struct MatchResult {
     /// sha256 of the replay's JSON (empty for a void match, and for results
     /// stored before replays were hashed).
     pub replay_sha256: String,
+    /// Per seat: moves the game refused (empty for results stored before
+    /// they were counted).
+    #[serde(default)]
+    pub refused: Vec<u32>,
 }
 
 /// A match with an outcome, as ratings read it.
@@ -174,7 +196,7 @@ pub(crate) fn bot_record(r: &Row) -> Result<BotRecord, DbError> {
 
 /// A result's columns, as [`match_result`] reads them.
 pub(crate) const RESULT_COLUMNS: &str =
-    "idx, match_id, placements, scores, faults, turns, reason, aborted, replay_sha256";
+    "idx, match_id, placements, scores, faults, turns, reason, aborted, replay_sha256, refused";
 
 pub(crate) fn match_result(r: &Row) -> Result<MatchResult, DbError> {
     Ok(MatchResult {
@@ -187,6 +209,7 @@ pub(crate) fn match_result(r: &Row) -> Result<MatchResult, DbError> {
         reason: r.text(6)?,
         aborted: r.opt_text(7)?,
         replay_sha256: r.text(8)?,
+        refused: r.json(9)?,
     })
 }
 

@@ -17,7 +17,7 @@ pub struct Results<'s> {
 }
 
 /// [`RESULT_COLUMNS`] of the results table joined as `r`.
-const R_COLUMNS: &str = "r.idx, r.match_id, r.placements, r.scores, r.faults, r.turns, r.reason, r.aborted, r.replay_sha256";
+const R_COLUMNS: &str = "r.idx, r.match_id, r.placements, r.scores, r.faults, r.turns, r.reason, r.aborted, r.replay_sha256, r.refused";
 
 /// A seat of a match with the match and its result, from the columns of
 /// [`Results::of_bot`].
@@ -288,6 +288,94 @@ impl Results<'_> {
         )
     }
 
+    /// Whether the replay of the match is stored.
+    pub fn has_replay(&self, match_id: &str) -> Result<bool, StoreError> {
+        Ok(self
+            .conn
+            .row(
+                "SELECT 1 FROM replays WHERE match_id = $1",
+                vals![match_id],
+                |_| Ok(()),
+            )?
+            .is_some())
+    }
+
+    /// Stores a replay (gzip of the replay JSON) the policy left out; one
+    /// already stored stays.
+    pub fn keep_replay(&self, match_id: &str, replay_gz: &[u8]) -> Result<(), StoreError> {
+        self.conn.write(|db| {
+            db.execute(
+                "INSERT INTO replays (match_id, replay_gz) VALUES ($1, $2) ON CONFLICT (match_id) DO NOTHING",
+                vals![match_id, replay_gz],
+            )
+        })?;
+        Ok(())
+    }
+
+    /// The ladder's played matches whose replay is not stored: (index,
+    /// match id), in schedule order.
+    pub fn without_replay(&self, ladder: i64) -> Result<Vec<(u32, String)>, StoreError> {
+        self.conn.rows(
+            "SELECT r.idx, r.match_id FROM results r
+             WHERE r.ladder_id = $1 AND r.match_id <> ''
+               AND NOT EXISTS (SELECT 1 FROM replays p WHERE p.match_id = r.match_id)
+             ORDER BY r.idx",
+            vals![ladder],
+            |r| Ok((r.u32(0)?, r.text(1)?)),
+        )
+    }
+
+    /// How many of the ladder's played matches have no stored replay.
+    pub fn count_without_replay(&self, ladder: i64) -> Result<u32, StoreError> {
+        self.conn.count(
+            "SELECT count(*) FROM results r
+             WHERE r.ladder_id = $1 AND r.match_id <> ''
+               AND NOT EXISTS (SELECT 1 FROM replays p WHERE p.match_id = r.match_id)",
+            vals![ladder],
+        )
+    }
+
+    /// Removes the stored replays of the ladder's matches from index `from`
+    /// to before `to`, but those in which a seat faulted when
+    /// `keep_faulted`, and those another ladder's result shares (the same
+    /// match in two ladders); records that pruning goes on from `to`.
+    /// Returns how many were removed.
+    pub fn prune_replays(
+        &self,
+        ladder: i64,
+        from: u32,
+        to: u32,
+        keep_faulted: bool,
+    ) -> Result<u64, StoreError> {
+        self.conn.write(|db| {
+            let rows = db.query(
+                "SELECT r.match_id, r.faults FROM results r
+                 WHERE r.ladder_id = $1 AND r.idx >= $2 AND r.idx < $3 AND r.match_id <> ''
+                   AND NOT EXISTS (SELECT 1 FROM results o
+                                   WHERE o.match_id = r.match_id AND o.ladder_id <> r.ladder_id)",
+                vals![ladder, from, to],
+            )?;
+            let mut removed = 0;
+            for row in &rows {
+                if keep_faulted {
+                    let faults: Vec<u32> = row.json(1)?;
+                    if faults.iter().any(|&n| n > 0) {
+                        continue;
+                    }
+                }
+                removed += db.execute(
+                    "DELETE FROM replays WHERE match_id = $1",
+                    vals![row.text(0)?],
+                )?;
+            }
+            db.execute(
+                "UPDATE ladders SET replays_pruned_below = $2 WHERE id = $1 AND replays_pruned_below < $2",
+                vals![ladder, to],
+            )?;
+            Ok(removed)
+        })
+    }
+
     /// A stored replay (gzip of the replay JSON).
     pub fn replay(&self, match_id: &str) -> Result<Option<Vec<u8>>, StoreError> {
         self.conn.row(
@@ -297,22 +385,23 @@ impl Results<'_> {
         )
     }
 
-    /// The full id of the stored match whose id starts with `prefix`.
+    /// The full id of the stored match whose id starts with `prefix`: a
+    /// match with a result, whether its replay is stored or not.
     pub fn find_match(&self, prefix: &str) -> Result<String, StoreError> {
         let hex = |c: char| c.is_ascii_digit() || ('a'..='f').contains(&c);
         let ids = if prefix.is_empty() {
             Vec::new()
         } else if prefix.chars().all(hex) {
-            // Ids are lowercase hex: the prefix's range of the primary key,
-            // an index lookup ('g' sorts after every hex digit).
+            // Ids are lowercase hex: the prefix's range of the index by
+            // match id ('g' sorts after every hex digit).
             self.conn.rows(
-                "SELECT match_id FROM replays WHERE match_id >= $1 AND match_id < $2 ORDER BY match_id LIMIT 6",
+                "SELECT DISTINCT match_id FROM results WHERE match_id >= $1 AND match_id < $2 ORDER BY match_id LIMIT 6",
                 vals![prefix, format!("{prefix}g")],
                 |r| r.text(0),
             )?
         } else {
             self.conn.rows(
-                "SELECT match_id FROM replays WHERE substr(match_id, 1, $2) = $1 ORDER BY match_id LIMIT 6",
+                "SELECT DISTINCT match_id FROM results WHERE match_id <> '' AND substr(match_id, 1, $2) = $1 ORDER BY match_id LIMIT 6",
                 vals![prefix, prefix.chars().count()],
                 |r| r.text(0),
             )?

@@ -26,6 +26,9 @@
 //!   differ only in case are found as one; each rated seat's place and
 //!   faults beside its Elo ([`super::legacy`] fills them in for databases
 //!   written before).
+//! - V8: each ladder's replay policy, and how far its replays were pruned;
+//!   ladders written before keep every replay. Each result's refused moves
+//!   per seat. On SQLite, the seat index without a rowid.
 //!
 //! SQLite files made before the history existed (their version in `PRAGMA
 //! user_version`, 1 or 2) are taken as they are: schema 1 has its pending
@@ -42,7 +45,7 @@ pub const HISTORY: &str = "ludus_schema_history";
 pub const APPLICATION_ID: i32 = 0x4C55_4455;
 
 /// The schema version this Ludus writes.
-pub const VERSION: i32 = 7;
+pub const VERSION: i32 = 8;
 
 const V1: &str = "
 CREATE TABLE bots (
@@ -246,11 +249,50 @@ ALTER TABLE match_seats ADD COLUMN place {int};
 ALTER TABLE match_seats ADD COLUMN faults {int};
 ";
 
+const V8: &str = "
+-- Which replays a ladder stores (`retention`): ladders written before kept
+-- every one. A match keeps its result and its replay's sha256 whatever the
+-- policy, and a replay not stored is played again on request.
+ALTER TABLE ladders ADD COLUMN keep_replays TEXT NOT NULL DEFAULT 'all';
+-- The replays of the matches before this index were pruned as the policy
+-- says: pruning goes on from here.
+ALTER TABLE ladders ADD COLUMN replays_pruned_below {int} NOT NULL DEFAULT 0;
+-- Per seat: moves the game refused, beside the turns with a fault; empty
+-- for results stored before.
+ALTER TABLE results ADD COLUMN refused TEXT NOT NULL DEFAULT '[]';
+";
+
+/// SQLite: the seat index without a rowid, its primary key the table
+/// itself (two small rows a match; the rowid and a second copy of the key
+/// in the key's own index were a third of their bytes).
+const V8_SQLITE: &str = "
+CREATE TABLE match_seats_by_key (
+    ladder_id {int} NOT NULL,
+    idx {int} NOT NULL,
+    seat {int} NOT NULL,
+    position {int} NOT NULL,
+    elo {real},
+    place {int},
+    faults {int},
+    PRIMARY KEY (ladder_id, idx, seat),
+    FOREIGN KEY (ladder_id, idx) REFERENCES matches(ladder_id, idx)
+) WITHOUT ROWID;
+INSERT INTO match_seats_by_key (ladder_id, idx, seat, position, elo, place, faults)
+    SELECT ladder_id, idx, seat, position, elo, place, faults FROM match_seats;
+DROP TABLE match_seats;
+ALTER TABLE match_seats_by_key RENAME TO match_seats;
+CREATE INDEX match_seats_by_bot ON match_seats (ladder_id, position, idx);
+";
+
 /// Every migration, in `dialect`.
 pub fn migrations(dialect: Dialect) -> Vec<Migration> {
     let v6 = match dialect {
         Dialect::Sqlite => V6_SQLITE,
         Dialect::Postgres => V6_POSTGRES,
+    };
+    let v8 = match dialect {
+        Dialect::Sqlite => format!("{V8}{V8_SQLITE}"),
+        Dialect::Postgres => V8.to_string(),
     };
     [
         ("V1__initial", V1),
@@ -260,6 +302,7 @@ pub fn migrations(dialect: Dialect) -> Vec<Migration> {
         ("V5__page_indexes", V5),
         ("V6__replays_stored_as_they_are", v6),
         ("V7__names_by_their_lower_case", V7),
+        ("V8__replay_policies", v8.as_str()),
     ]
     .into_iter()
     .map(|(name, sql)| {

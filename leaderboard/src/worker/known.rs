@@ -107,10 +107,11 @@ impl Known {
             }
         }
         let l = &self.ladders[&claimed.ladder];
-        let (game, config, limits) = (
+        let (game, config, limits, keep) = (
             l.record.game.clone(),
             l.record.config.clone(),
             l.limits.clone(),
+            l.record.keep_replays,
         );
         let seated: Vec<BotRecord> = claimed
             .seats
@@ -140,6 +141,7 @@ impl Known {
             limits,
             bots,
             names: seated.into_iter().map(|b| b.name).collect(),
+            keep,
         })
     }
 
@@ -151,7 +153,10 @@ impl Known {
         sandbox: &Sandbox,
         bot: &BotRecord,
     ) -> Result<Arc<BotModule>, Error> {
-        if let Some(m) = self.modules.get(&bot.sha256) {
+        // Bots with the same bytes share one compiled module, but each keeps
+        // its own name, which its seat's replay records: another name is a
+        // new module from the sandbox's compiled ones.
+        if let Some(m) = self.modules.get(&bot.sha256).filter(|m| m.name == bot.name) {
             return Ok(m.clone());
         }
         let refused = |e: ludus_host::LoadError| Error::Bot {

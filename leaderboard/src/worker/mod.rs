@@ -53,6 +53,41 @@ pub struct WorkerOptions {
     pub stop: Option<Arc<AtomicBool>>,
 }
 
+/// The ladder's match at `index` played again exactly as a worker plays
+/// it (the same bots by sha256, seats, seed, config and limits): its
+/// replay. [`Error::Refused`] when this build is not the one the ladder
+/// needs (another Ludus, rules or wasmtime version), which could not give
+/// the same replay.
+pub fn play_again(
+    store: &Store,
+    sandbox: &Sandbox,
+    ladder: i64,
+    index: u32,
+) -> Result<ludus_host::Replay, Error> {
+    let mut known = Known::default();
+    if known.ladder(store, ladder)?.is_none() {
+        let reason = known.refused.remove(&ladder).unwrap_or_default();
+        return Err(Error::Refused { ladder, reason });
+    }
+    let (scheduled, _) = store
+        .results()
+        .at(ladder, index)?
+        .ok_or_else(|| Error::StoredLadder {
+            ladder,
+            reason: format!("it has no match {index}"),
+        })?;
+    let claimed = Claimed {
+        ladder,
+        index,
+        group: scheduled.group,
+        seed: scheduled.seed,
+        seats: scheduled.seats,
+        attempt: 0,
+        verify: false,
+    };
+    play::replay(&known.job(store, sandbox, claimed)?)
+}
+
 /// The default lease: long enough that a loaded machine renews in time,
 /// short enough that a lost machine's matches are soon played elsewhere.
 pub const DEFAULT_LEASE: Duration = Duration::from_secs(60);
@@ -349,7 +384,8 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// Applies the ratings of ladder `id`'s finished prefix. Its statements
+    /// Applies the ratings of ladder `id`'s finished prefix, and prunes its
+    /// replays as its policy says ([`crate::retention`]). Its statements
     /// run now and then over ranges of the ladder, so they are planned for
     /// the values at hand, unlike the worker's own (see
     /// [`Store::plan_statements_once`]).
@@ -357,6 +393,10 @@ impl Run<'_> {
         self.store.plan_statements_once(false)?;
         let fit = if fit { Fit::Now } else { Fit::Later };
         ratings::apply_with(self.store, id, fit)?;
+        // Replays past the policy's recent ones go as the prefix moves on.
+        if let Some(l) = self.known.ladders.get(&id) {
+            crate::retention::prune(self.store, id, l.record.keep_replays)?;
+        }
         self.store.plan_statements_once(true)?;
         Ok(())
     }

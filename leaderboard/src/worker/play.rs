@@ -2,6 +2,7 @@
 //! gzipped replay, or nothing when the worker's stop interrupted it.
 
 use crate::error::Error;
+use crate::retention::KeepReplays;
 use crate::store::{Claimed, MatchResult};
 use ludus_host::{BotModule, Limits, MatchSpec};
 use std::ops::ControlFlow;
@@ -17,6 +18,9 @@ pub(super) struct Job {
     pub(super) limits: Limits,
     pub(super) bots: Vec<Arc<BotModule>>,
     pub(super) names: Vec<String>,
+    /// Which replays the ladder stores: one it does not is not even
+    /// compressed, and the worker sends its sha256 alone.
+    pub(super) keep: KeepReplays,
 }
 
 /// A played match, back from its thread.
@@ -96,6 +100,30 @@ impl InPlay {
     }
 }
 
+/// Plays one match to its end, as a worker plays it: its replay. What
+/// regenerates a replay the ladder did not store.
+pub(super) fn replay(job: &Job) -> Result<ludus_host::Replay, Error> {
+    ludus_host::play_until(&job.spec(), |_| ControlFlow::Continue(())).map_err(|source| {
+        Error::Play {
+            index: job.claimed.index,
+            bots: job.names.join(" vs "),
+            source,
+        }
+    })
+}
+
+impl Job {
+    fn spec(&self) -> MatchSpec {
+        MatchSpec {
+            game: self.game.clone(),
+            config: self.config.clone(),
+            seed: self.claimed.seed,
+            limits: self.limits.clone(),
+            bots: self.bots.clone(),
+        }
+    }
+}
+
 /// Plays one match; its result and its gzipped replay, or `None` when
 /// `stop` was set before it finished (it is checked after every answer, so
 /// a stop waits for one bot's turn at most).
@@ -104,13 +132,7 @@ fn play(job: &Job, stop: Option<&AtomicBool>) -> Option<Result<(MatchResult, Vec
     if stopped() {
         return None;
     }
-    let spec = MatchSpec {
-        game: job.game.clone(),
-        config: job.config.clone(),
-        seed: job.claimed.seed,
-        limits: job.limits.clone(),
-        bots: job.bots.clone(),
-    };
+    let spec = job.spec();
     let mut interrupted = false;
     // The flag only decides whether the match goes on, never what happens
     // in it: a match played to its end is the same however many stops
@@ -137,7 +159,8 @@ fn play(job: &Job, stop: Option<&AtomicBool>) -> Option<Result<(MatchResult, Vec
     )
 }
 
-/// A finished match's result and its gzipped replay.
+/// A finished match's result and its gzipped replay (empty where the
+/// ladder does not store it).
 fn result_of(job: &Job, replay: &ludus_host::Replay) -> (MatchResult, Vec<u8>) {
     let (placements, scores, reason) = match &replay.outcome {
         Some(o) => (o.placements.clone(), o.scores.clone(), o.reason.clone()),
@@ -158,6 +181,16 @@ fn result_of(job: &Job, replay: &ludus_host::Replay) -> (MatchResult, Vec<u8>) {
         reason,
         aborted: replay.aborted.clone(),
         replay_sha256: ludus_host::sha256_hex(&json),
+        refused: replay
+            .refusal_counts()
+            .into_iter()
+            .map(|n| n as u32)
+            .collect(),
     };
-    (result, ludus_host::gzip(&json))
+    let gz = if job.keep.stores(&result) {
+        ludus_host::gzip(&json)
+    } else {
+        Vec::new()
+    };
+    (result, gz)
 }

@@ -9,7 +9,8 @@
 
 use ludus_leaderboard::continuous::{self, ContinuousConfig};
 use ludus_leaderboard::ratings;
-use ludus_leaderboard::store::{MatchResult, Needs, Store};
+use ludus_leaderboard::retention::KeepReplays;
+use ludus_leaderboard::store::{ContinuousLadder, MatchResult, Needs, Store};
 use std::time::Duration;
 
 /// The synthetic bots' names: `bot-000`, `bot-001`, …
@@ -58,14 +59,15 @@ pub fn populate(
     let needs = Needs::of_this_build(game.rules_version);
     let ladder = store
         .ladders()
-        .ensure_continuous(
-            game.id,
-            2,
-            config.seed,
-            &serde_json::Value::Null,
-            &limits,
-            &needs,
-        )
+        .ensure_continuous(&ContinuousLadder {
+            game: game.id,
+            players: 2,
+            seed: config.seed,
+            config: &serde_json::Value::Null,
+            limits: &limits,
+            needs: &needs,
+            keep_replays: KeepReplays::ALL,
+        })
         .unwrap();
     let mut first = None;
     for i in 0..bots {
@@ -107,6 +109,7 @@ pub fn populate(
                 reason: "synthetic".into(),
                 aborted: None,
                 replay_sha256: replay_sha256.clone(),
+                refused: vec![0, 0],
             };
             store
                 .queue()

@@ -170,7 +170,7 @@
         select.appendChild(o);
       };
       add("all", "whole board");
-      P.doc.replay.seats.forEach((s, i) => add(String(i), `seat ${i}'s view (${s.name})`));
+      P.doc.replay.seats.forEach((s, i) => add(String(i), `seat ${i}'s view (${Ludus.seatName(i)})`));
       shown = "all";
       select.value = shown;
       select.onchange = () => {

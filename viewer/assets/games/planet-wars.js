@@ -1,11 +1,13 @@
 // Planet Wars (docs/games/planet-wars.md). Draws seat 0's observation, where
 // player k + 1 is seat k and `null` is neutral. Planets are sized by ships and
-// shaped by owner; expeditions move along their paths with their counts;
-// a planet that changed hands this turn gets a ring in its new owner's colour.
+// shaped by owner, and labelled with their names, as answers name them;
+// expeditions move along their paths with their counts and ids; a planet that
+// changed hands this turn gets a ring in its new owner's colour.
 "use strict";
 Ludus.register({
   game: "planet-wars",
-  legend: "planet size: ships · shape and colour: owner · ring: changed hands this turn",
+  legend: "planet: its name (as moves name it) and ships · size: ships · shape and colour: owner · " +
+    "ring: changed hands this turn · fleet: ships and #id",
 
   accepts: (v) => v && Array.isArray(v.planets) && Array.isArray(v.expeditions),
 
@@ -101,6 +103,8 @@ Ludus.register({
         ctx.setLineDash([]);
       }
       L.text(ctx, String(Math.round(ships)), x, y, Math.max(10, Math.min(16, r * 0.9)));
+      // The name a move's origin or destination gives.
+      L.text(ctx, p.name, x, y + r + 9, 11, "#333");
     });
 
     // Fleets on top.
@@ -109,7 +113,7 @@ Ludus.register({
       const x = L.lerp(X(f.path.a.x), X(f.path.b.x), f.p);
       const y = L.lerp(Y(f.path.a.y), Y(f.path.b.y), f.p);
       L.mark(ctx, seat, x, y, 5, { alpha: f.alpha, lineWidth: 1 });
-      L.text(ctx, String(f.e.ship_count), x + 12, y - 8, 10, L.color(seat), "left");
+      L.text(ctx, `${f.e.ship_count} #${f.e.id}`, x + 12, y - 8, 10, L.color(seat), "left");
     }
 
     L.text(ctx, `turn ${s.turn}`, 10, 14, 12, "#555", "left");

@@ -2,7 +2,9 @@
 //! (on PostgreSQL, with the worker's next claim, in one statement). A
 //! result that arrives twice is compared by its replay's sha256: the same
 //! is ignored, a different one is kept as an integrity event naming the
-//! worker, and the match is played once more to verify it.
+//! worker, and the match is played once more to verify it. A result whose
+//! replay its ladder's policy does not store comes with an empty replay:
+//! its sha256 is compared all the same.
 
 use super::claims::{
     claim_ctes, ClaimNext, ClaimParams, Claimed, Except, CLAIM_COLUMNS, CLAIM_FROM,
@@ -43,7 +45,7 @@ pub fn replay_sha256_of_gz(gz: &[u8]) -> Option<String> {
 fn stored_result(db: &mut Db, ladder: i64, index: u32) -> Result<MatchResult, DbError> {
     let row = db
         .query_opt(
-            "SELECT idx, match_id, placements, scores, faults, turns, reason, aborted, replay_sha256
+            "SELECT idx, match_id, placements, scores, faults, turns, reason, aborted, replay_sha256, refused
              FROM results WHERE ladder_id = $1 AND idx = $2",
             vals![ladder, index],
         )?
@@ -108,10 +110,19 @@ fn verify_result(
             vals![ladder, index],
         )?;
         if kept.match_id == result.match_id {
-            db.execute(
-                "UPDATE replays SET replay_gz = $2 WHERE match_id = $1",
-                vals![&result.match_id, replay_gz],
-            )?;
+            // The kept replay was the wrong one: replaced, or removed
+            // where the ladder's policy does not store this one.
+            if replay_gz.is_empty() {
+                db.execute(
+                    "DELETE FROM replays WHERE match_id = $1",
+                    vals![&result.match_id],
+                )?;
+            } else {
+                db.execute(
+                    "UPDATE replays SET replay_gz = $2 WHERE match_id = $1",
+                    vals![&result.match_id, replay_gz],
+                )?;
+            }
         }
         insert_result(db, ladder, result, replay_gz)?;
         // The ratings are applied again from here.
@@ -216,6 +227,43 @@ impl Queue<'_> {
         Ok((committed, claimed))
     }
 
+    /// Records that the ladder's match at `index`, played again on request
+    /// to regenerate its replay, gave a replay with sha256 `got` instead of
+    /// the `recorded` one: an integrity event with its verdict already
+    /// written (the recorded result stands; the replay was not served).
+    /// Returns the event's id.
+    pub fn regenerated_differs(
+        &self,
+        ladder: i64,
+        index: u32,
+        recorded: &str,
+        got: &str,
+        replay_gz: &[u8],
+    ) -> Result<i64, StoreError> {
+        let event = self.conn.write(|db| {
+            db.query_opt(
+                "INSERT INTO integrity_events (ladder_id, idx, kept_worker, kept_sha256, worker, sha256, replay_gz, at, verdict)
+                 VALUES ($1, $2, (SELECT played_by FROM matches WHERE ladder_id = $1 AND idx = $2), $3, 0, $4, $5, {now}, $6) RETURNING id",
+                vals![
+                    ladder,
+                    index,
+                    recorded,
+                    got,
+                    replay_gz,
+                    "played again on request to regenerate its replay, which differs from the recorded one: the recorded result stands, the replay was not served"
+                ],
+            )?
+            .expect("INSERT … RETURNING gives a row")
+            .i64(0)
+        })?;
+        tracing::error!(
+            ladder,
+            index,
+            "a match played again to regenerate its replay differs from its recorded result: integrity event {event}"
+        );
+        Ok(event)
+    }
+
     /// [`Queue::commit`] in a transaction that reads the match first, so
     /// that a result arriving twice is compared with the one kept.
     fn commit_compared(
@@ -298,11 +346,11 @@ impl Queue<'_> {
         results: &[(&MatchResult, &[u8])],
         next: &ClaimNext,
     ) -> Result<(Vec<u32>, Vec<Claimed>), StoreError> {
-        // $1 to $6, then ten parameters per result. The results are padded
+        // $1 to $6, then eleven parameters per result. The results are padded
         // to a power of two with rows of no match (negative indices, passed
         // over), so that few statements are prepared, each planned once.
         const FIXED: usize = 6;
-        const PER_RESULT: usize = 10;
+        const PER_RESULT: usize = 11;
         let mut params = vals![
             ladder,
             worker,
@@ -323,8 +371,8 @@ impl Queue<'_> {
             let p = FIXED + k * PER_RESULT;
             // Typed here: a parameter in a VALUES list would be taken for text.
             rows_sql.push(format!(
-                "(${}::bigint, ${}::text, ${}::text, ${}::text, ${}::text, ${}::bigint, ${}::text, ${}::text, ${}::text, ${}::bytea)",
-                p + 1, p + 2, p + 3, p + 4, p + 5, p + 6, p + 7, p + 8, p + 9, p + 10
+                "(${}::bigint, ${}::text, ${}::text, ${}::text, ${}::text, ${}::bigint, ${}::text, ${}::text, ${}::text, ${}::text, ${}::bytea)",
+                p + 1, p + 2, p + 3, p + 4, p + 5, p + 6, p + 7, p + 8, p + 9, p + 10, p + 11
             ));
             indices.push(format!("${}", p + 1));
             let mut values = result_values(ladder, result).into_iter().skip(1);
@@ -343,7 +391,7 @@ impl Queue<'_> {
         // statement holds.
         let rows = self.conn.query(
             &format!(
-                "WITH input (idx, match_id, placements, scores, faults, turns, reason, aborted, replay_sha256, replay_gz) AS (
+                "WITH input (idx, match_id, placements, scores, faults, turns, reason, aborted, replay_sha256, refused, replay_gz) AS (
                      VALUES {rows_sql}
                  ), m AS (
                      SELECT idx, done FROM matches WHERE ladder_id = $1 AND idx IN ({indices})
@@ -352,11 +400,11 @@ impl Queue<'_> {
                      SELECT i.* FROM input i JOIN m ON m.idx = i.idx WHERE m.done = 0
                  ), replay AS (
                      INSERT INTO replays (match_id, replay_gz)
-                     SELECT match_id, replay_gz FROM fresh WHERE match_id <> ''
+                     SELECT match_id, replay_gz FROM fresh WHERE match_id <> '' AND length(replay_gz) > 0
                      ON CONFLICT (match_id) DO NOTHING
                  ), result AS (
-                     INSERT INTO results (ladder_id, idx, match_id, placements, scores, faults, turns, reason, aborted, replay_sha256)
-                     SELECT $1, idx, match_id, placements, scores, faults, turns, reason, aborted, replay_sha256
+                     INSERT INTO results (ladder_id, idx, match_id, placements, scores, faults, turns, reason, aborted, replay_sha256, refused)
+                     SELECT $1, idx, match_id, placements, scores, faults, turns, reason, aborted, replay_sha256, refused
                      FROM fresh
                  ), state AS (
                      UPDATE matches q SET done = 1, lease_owner = NULL, lease_until = NULL,

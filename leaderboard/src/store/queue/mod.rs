@@ -76,15 +76,16 @@ fn insert_result(
     result: &MatchResult,
     replay_gz: &[u8],
 ) -> Result<(), DbError> {
-    if !result.match_id.is_empty() {
+    // An empty replay is one the ladder's policy does not store.
+    if !result.match_id.is_empty() && !replay_gz.is_empty() {
         db.execute(
             "INSERT INTO replays (match_id, replay_gz) VALUES ($1, $2) ON CONFLICT (match_id) DO NOTHING",
             vals![&result.match_id, replay_gz],
         )?;
     }
     db.execute(
-        "INSERT INTO results (ladder_id, idx, match_id, placements, scores, faults, turns, reason, aborted, replay_sha256)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        "INSERT INTO results (ladder_id, idx, match_id, placements, scores, faults, turns, reason, aborted, replay_sha256, refused)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
         &result_values(ladder, result),
     )?;
     Ok(())
@@ -103,6 +104,7 @@ fn result_values(ladder: i64, result: &MatchResult) -> Vec<Value> {
         &result.reason,
         result.aborted.as_deref(),
         &result.replay_sha256,
+        serde_json::to_string(&result.refused).expect("serialises"),
     ]
     .to_vec()
 }

@@ -59,7 +59,10 @@ pub fn check(path: &Path, game: Option<&str>, strict: bool, limits: &Limits) -> 
                     Some(v) => see_whole(v, &bot, limits)?,
                     None => String::new(),
                 };
-                bail!("{} plays none of the games{see}", path.display())
+                bail!(
+                    "{} plays none of the games{see}; to see only the game it is written for, check it with `--game GAME` (`ludus games` lists them)",
+                    path.display()
+                )
             }
         },
         [one] => {

@@ -129,7 +129,7 @@ enum Command {
         #[arg(long, requires = "token")]
         server: Option<String>,
         /// Your API token on that server (`ludus user add` made it).
-        #[arg(long, env = "LUDUS_TOKEN")]
+        #[arg(long, env = "LUDUS_TOKEN", hide_env_values = true)]
         token: Option<String>,
     },
     /// Serve the platform: accounts, uploads, continuous ladders for every
@@ -159,6 +159,16 @@ enum Command {
         limits: ServeLimits,
         #[command(flatten)]
         scheduling: ServeScheduling,
+    },
+    /// Copy a SQLite database, live, to a new file: a consistent copy even
+    /// while a server or ladder writes to it (SQLite's online backup; the
+    /// database file cannot simply be copied while it is written, its WAL
+    /// holds the latest pages). PostgreSQL is backed up with `pg_dump`.
+    Backup {
+        /// The copy to write (a new file).
+        out: PathBuf,
+        #[command(flatten)]
+        db: DbArg,
     },
     /// Retire a bot of the server's house, or one the operator stored
     /// (`ludus submit --db`): it is scheduled no more, and its matches and
@@ -276,7 +286,12 @@ enum Command {
 pub(crate) struct DbArg {
     /// The Ludus database: a SQLite file, or a PostgreSQL database
     /// (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE).
-    #[arg(long, env = "LUDUS_DB", default_value = "ludus.db")]
+    #[arg(
+        long,
+        env = "LUDUS_DB",
+        hide_env_values = true,
+        default_value = "ludus.db"
+    )]
     pub(crate) db: Location,
 }
 
@@ -528,7 +543,7 @@ pub(crate) struct KeepReplaysArg {
 pub(crate) struct OptionalDbArg {
     /// The Ludus database, a SQLite file or a postgres:// URL (default:
     /// ludus.db, when it exists).
-    #[arg(long, env = "LUDUS_DB")]
+    #[arg(long, env = "LUDUS_DB", hide_env_values = true)]
     pub(crate) db: Option<Location>,
 }
 
@@ -578,6 +593,8 @@ fn main() {
                 .unwrap_or_else(|_| "warn".into()),
         )
         .with_writer(std::io::stderr)
+        // Colour codes only for a person at a terminal, never in a log file.
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     let cli = Cli::parse();
     let result = match cli.command {
@@ -665,6 +682,7 @@ fn main() {
             scheduling,
         ),
         Command::Retire { name, db } => serve::retire(&name, &db.db),
+        Command::Backup { out, db } => serve::backup(&out, &db.db),
         Command::User {
             command: UserCommand::Add { name, db },
         } => serve::user_add(&name, &db.db),

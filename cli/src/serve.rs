@@ -124,3 +124,15 @@ pub fn recompute(ladder: Option<i64>, game: Option<&str>, db: &Location) -> Resu
     println!("the stored ratings are the recomputed ones, bit for bit");
     Ok(())
 }
+
+/// `ludus backup`: a consistent copy of a live SQLite database.
+pub fn backup(out: &Path, db: &Location) -> Result<()> {
+    let store = Store::connect_existing(db)?;
+    store.backup(out)?;
+    println!(
+        "wrote {}, a copy of {db} as it was at one moment; open it with --db {}",
+        out.display(),
+        out.display()
+    );
+    Ok(())
+}

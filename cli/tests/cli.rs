@@ -196,6 +196,7 @@ fn check_fails_a_looping_bot_naming_the_fault_once_for_every_game() {
         t.contains("loop_in_act.wasm plays none of the games"),
         "{t}"
     );
+    assert!(t.contains("check it with `--game GAME`"), "{t}");
 }
 
 #[test]
@@ -1046,4 +1047,58 @@ fn a_python_bots_exception_is_reported_as_python_reports_it() {
     for hidden in ["ludus_user_bot", "unreachable", "Rust panic", "ludus-fault"] {
         assert!(!t.contains(hidden), "{hidden}: {t}");
     }
+}
+
+#[test]
+fn help_never_prints_the_secrets_the_environment_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["serve", "--help"][..],
+        &["worker", "--help"],
+        &["submit", "--help"],
+        &["replay", "show", "--help"],
+    ] {
+        let o = ludus_cmd(args, dir.path())
+            .env("LUDUS_DB", "postgres://ludus:s3cret-pw@db.example/ludus")
+            .env("LUDUS_TOKEN", "ludus_7_t0ken-secret")
+            .output()
+            .unwrap();
+        let t = text(&o);
+        assert!(o.status.success(), "{args:?}: {t}");
+        assert!(t.contains("LUDUS_"), "{args:?} names its variables: {t}");
+        assert!(
+            !t.contains("s3cret-pw") && !t.contains("t0ken-secret"),
+            "{args:?} prints a secret: {t}"
+        );
+    }
+}
+
+#[test]
+fn a_log_that_is_not_a_terminal_has_no_colour_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    submit_planet_wars_examples(d, "ludus.db");
+    let o = ludus(
+        &[
+            "ladder",
+            "create",
+            "--game",
+            "planet-wars",
+            "--config",
+            r#"{"max_turns": 20}"#,
+        ],
+        d,
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let o = ludus_cmd(&["worker", "--until-idle", "--threads", "1"], d)
+        .env("LUDUS_LOG", "info")
+        .output()
+        .unwrap();
+    let log = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(o.status.success(), "{log}");
+    assert!(log.contains("worker started"), "{log}");
+    assert!(
+        !log.contains('\u{1b}'),
+        "colour codes in a log file: {log:?}"
+    );
 }

@@ -471,3 +471,52 @@ fn leaderboards_count_each_bots_refused_moves_beside_its_faults() {
         "{csv}"
     );
 }
+
+#[test]
+fn a_backup_taken_while_a_ladder_plays_is_consistent() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    submit_planet_wars_examples(d, "ludus.db");
+    let mut run = ludus_cmd(
+        &[
+            "ladder",
+            "run",
+            "--game",
+            "planet-wars",
+            "--rounds",
+            "60",
+            "--threads",
+            "1",
+        ],
+        d,
+    )
+    .stdout(Stdio::null())
+    .stderr(Stdio::null())
+    .spawn()
+    .unwrap();
+    // Under way: some results in, most to come.
+    let start = Instant::now();
+    while results(&d.join("ludus.db")).len() < 5 {
+        assert!(start.elapsed() < Duration::from_secs(120), "no progress");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let o = ludus(&["backup", "copy.db"], d);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("wrote copy.db"), "{}", text(&o));
+    let copied = results(&d.join("copy.db")).len();
+    assert!(run.wait().unwrap().success());
+    assert!((5..360).contains(&copied), "{copied} results in the copy");
+    // The copy is a Ludus database as it was at one moment: whole, and its
+    // ratings those of its results.
+    let o = ludus(&["ladder", "recompute", "--db", "copy.db"], d);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = ludus(&["ladder", "status", "--db", "copy.db"], d);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = ludus(&["backup", "copy.db"], d);
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains("a backup goes to a new file"),
+        "{}",
+        text(&o)
+    );
+}

@@ -286,3 +286,22 @@ pub async fn replay(
         .await?;
     replays::serve(state.renders(), found, replays::Kind::Json, &headers).await
 }
+
+/// The process is up and serving: for a load balancer's liveness probe.
+pub async fn healthz() -> &'static str {
+    "ok\n"
+}
+
+/// The server can serve: its database answers and is at this Ludus's
+/// schema. 503 otherwise, for a load balancer's readiness probe.
+pub async fn readyz(State(state): State<AppState>) -> Result<&'static str, ApiError> {
+    let version = state.with_store(|s| Ok(s.schema_version()?)).await?;
+    if version != ludus_leaderboard::store::schema::VERSION {
+        return Err(ApiError::Rejected(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the database is at another schema than this server's; it serves again once they agree"
+                .into(),
+        ));
+    }
+    Ok("ready\n")
+}

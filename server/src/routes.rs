@@ -57,6 +57,11 @@ pub fn router(state: AppState) -> Router {
         // Browsers ask for it on every page: no icon, and no 404 in their console.
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .layer(body_limit(SMALL_BODY));
+    // For a load balancer's probes, which come often from one address:
+    // outside the rate limit, and answering no more than they must.
+    let health = Router::new()
+        .route("/healthz", get(api::healthz))
+        .route("/readyz", get(api::readyz));
     let request_id = HeaderName::from_static(REQUEST_ID);
     let [csp, nosniff, frames, referrer] = security::headers();
     Router::new()
@@ -70,6 +75,7 @@ pub fn router(state: AppState) -> Router {
             },
             rate_limit::rate_limit,
         ))
+        .merge(health)
         .layer(
             ServiceBuilder::new()
                 .layer(SetRequestIdLayer::new(request_id.clone(), MakeRequestUuid))

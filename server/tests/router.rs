@@ -871,3 +871,45 @@ async fn a_replay_the_ladder_did_not_store_is_played_again_checked_and_kept() {
     assert_eq!(status, StatusCode::GONE, "{body}");
     assert!(body.contains("cannot play it again"), "{body}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn health_probes_answer_beyond_the_rate_limit_and_readiness_follows_the_database() {
+    let s = server(|c| {
+        c.rate_per_second = 1;
+        c.rate_burst = 2;
+    });
+    for _ in 0..3 {
+        s.get("/api/games", None).await;
+    }
+    assert_eq!(
+        s.get("/api/games", None).await.0,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    for _ in 0..20 {
+        assert_eq!(
+            s.get("/healthz", None).await,
+            (StatusCode::OK, "ok\n".into())
+        );
+        assert_eq!(
+            s.get("/readyz", None).await,
+            (StatusCode::OK, "ready\n".into())
+        );
+    }
+    // A database migrated by a newer Ludus: up, but not ready.
+    let path = match &s.db {
+        ludus_leaderboard::store::Location::File(p) => p.clone(),
+        other => panic!("{other}"),
+    };
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute(
+            "INSERT INTO ludus_schema_history (version, name, applied_on, checksum)
+             VALUES (99, 'a later migration', '2027-01-01', '0')",
+            [],
+        )
+        .unwrap();
+    assert_eq!(s.get("/healthz", None).await.0, StatusCode::OK);
+    let (status, body) = s.get("/readyz", None).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    assert!(body.contains("another schema"), "{body}");
+}

@@ -194,7 +194,13 @@ pub fn recompute(
         },
         _ => ladders.pick(ladder, game)?,
     };
-    let record = ladders.get(ladder)?;
+    // Under the rating lock: a worker that applies ratings meanwhile would
+    // otherwise move the stored ratings between the reads.
+    store.with_rating_lock(ladder, |store| recompute_locked(store, ladder))
+}
+
+fn recompute_locked(store: &Store, ladder: i64) -> Result<Recomputed, Error> {
+    let record = store.ladders().get(ladder)?;
     let games: Vec<_> = rated_games_before(store, ladder, record.rated_through)?
         .into_iter()
         .map(|(_, game)| game)

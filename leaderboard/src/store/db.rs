@@ -289,6 +289,23 @@ impl Db {
     }
 
     /// Runs one statement; returns the number of rows it changed.
+    /// Copies a SQLite database, live, through SQLite's online backup API
+    /// into the new file `to`: a consistent copy of the database as it was
+    /// at one moment, however it is written meanwhile (a few pages at a
+    /// time, so that writers are held up by a few milliseconds at most).
+    /// `None` on PostgreSQL, whose own tools copy it.
+    pub fn backup_to(&self, to: &std::path::Path) -> Option<Result<(), DbError>> {
+        match &self.conn {
+            Conn::Sqlite(conn) => Some((|| {
+                let mut copy = rusqlite::Connection::open(to)?;
+                let backup = rusqlite::backup::Backup::new(conn, &mut copy)?;
+                backup.run_to_completion(256, std::time::Duration::from_millis(2), None)?;
+                Ok(())
+            })()),
+            Conn::Postgres { .. } => None,
+        }
+    }
+
     /// Whether the connection is known to be gone (PostgreSQL: the server
     /// restarted, or closed it); a SQLite file never is.
     pub fn is_closed(&self) -> bool {

@@ -55,6 +55,10 @@ pub enum StoreError {
     Sql { db: Location, cause: DbError },
     #[error("{db}: cannot upgrade the schema: {cause}")]
     Migration { db: Location, cause: String },
+    #[error("{0} is a PostgreSQL database: back it up with `pg_dump --format=custom` (docs/distributed.md, \"Backups\"); `ludus backup` copies SQLite files")]
+    NoBackup(Location),
+    #[error("{} exists; a backup goes to a new file", .0.display())]
+    BackupExists(std::path::PathBuf),
     #[error("no bot named `{0}` in the store; `ludus submit` it first")]
     UnknownBot(String),
     #[error("bot `{name}` has no version {version}")]

@@ -267,6 +267,34 @@ impl Store {
         self.conn.db.borrow().is_closed()
     }
 
+    /// Writes a consistent copy of this SQLite database, taken live, to the
+    /// new file `to` (which must not exist); [`StoreError::NoBackup`] on
+    /// PostgreSQL, which `pg_dump` copies.
+    pub fn backup(&self, to: &Path) -> Result<(), StoreError> {
+        if to.exists() {
+            return Err(StoreError::BackupExists(to.to_path_buf()));
+        }
+        match self.conn.db.borrow().backup_to(to) {
+            Some(done) => done.map_err(|e| self.conn.err(e)),
+            None => Err(StoreError::NoBackup(self.conn.location.clone())),
+        }
+    }
+
+    /// The schema version the database is at: this Ludus's
+    /// [`schema::VERSION`] once its migrations ran. A query that fails
+    /// says the database does not answer.
+    pub fn schema_version(&self) -> Result<i32, StoreError> {
+        Ok(self
+            .conn
+            .row(
+                &format!("SELECT max(version) FROM {}", schema::HISTORY),
+                &[],
+                |r| r.opt_i64(0),
+            )?
+            .flatten()
+            .unwrap_or(0) as i32)
+    }
+
     /// Where the database is.
     pub fn location(&self) -> &Location {
         &self.conn.location

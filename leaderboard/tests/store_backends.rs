@@ -1177,6 +1177,7 @@ fn back_to_schema(db: &Db, version: i32) {
     for sql in [
         "ALTER TABLE ladders DROP COLUMN keep_replays",
         "ALTER TABLE ladders DROP COLUMN replays_pruned_below",
+        "ALTER TABLE results DROP COLUMN refused",
         "DROP INDEX bot_versions_by_lower_name",
         "DROP INDEX bot_owners_by_lower_name",
         "DROP INDEX accounts_by_lower_name",

@@ -236,7 +236,9 @@ fn a_game_this_ludus_lacks_still_gets_a_page_without_a_board() {
         Err(RebuildError::RulesVersion {
             game: "planet-wars".into(),
             recorded: 99,
-            current: 1
+            current: ludus_engine::registry::info("planet-wars")
+                .unwrap()
+                .rules_version
         })
     );
 }

@@ -168,6 +168,20 @@ fn serve_house() -> Result<(), String> {
         "xtask: serving every game for {SERVE_SECONDS} s with the example bots as house bots \
          (ludus serve --house {folder} --db {SERVE_DB})"
     );
+    // A fresh database each time: one left by an earlier Ludus holds
+    // continuous ladders of that version, which this one's workers may not
+    // play (a ladder keeps the versions that started it).
+    for file in [
+        SERVE_DB.to_string(),
+        format!("{SERVE_DB}-wal"),
+        format!("{SERVE_DB}-shm"),
+    ] {
+        if let Err(e) = std::fs::remove_file(&file) {
+            if e.kind() != std::io::ErrorKind::NotFound {
+                return Err(format!("cannot remove the demo server's {file}: {e}"));
+            }
+        }
+    }
     let mut server = Command::new(&binary)
         .args(["serve", "--listen", "127.0.0.1:0", "--workers", "2"])
         .args(["--house", &folder, "--db", SERVE_DB])

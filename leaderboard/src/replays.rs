@@ -57,11 +57,6 @@ pub enum ReplayError {
     },
 }
 
-/// The stored replay of the match with this full id (gzip of its JSON).
-pub fn stored(store: &Store, match_id: &str) -> Result<Option<Vec<u8>>, StoreError> {
-    store.results().replay(match_id)
-}
-
 /// The replay of the played match with this full id: the stored one, or
 /// the match played again with `sandbox` and checked.
 pub fn of_match(
@@ -69,7 +64,7 @@ pub fn of_match(
     sandbox: &Sandbox,
     match_id: &str,
 ) -> Result<(Replay, Origin), ReplayError> {
-    if let Some(gz) = stored(store, match_id)? {
+    if let Some(gz) = store.results().replay(match_id)? {
         let replay = Replay::from_bytes(&gz).map_err(|e| ReplayError::Unreadable {
             match_id: match_id.into(),
             reason: e.to_string(),

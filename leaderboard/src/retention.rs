@@ -132,15 +132,14 @@ impl TryFrom<String> for KeepReplays {
 }
 
 /// Removes the replays the ladder's policy `keep` no longer keeps: with
-/// `recent:N`, those of the matches more than N before the end of the
-/// ladder's finished prefix (but those with a fault under `faults`), from
+/// `recent:N`, those of the matches more than N before `end`, the end of
+/// the ladder's finished prefix (as rating it just found it) (but those with a fault under `faults`), from
 /// where the last pruning stopped. Returns how many were removed. Any
 /// process may run it at any time; two at once remove each replay once.
-pub fn prune(store: &Store, ladder: i64, keep: KeepReplays) -> Result<u64, Error> {
+pub fn prune(store: &Store, ladder: i64, keep: KeepReplays, end: u32) -> Result<u64, Error> {
     let Some(n) = keep.recent.filter(|_| !keep.all) else {
         return Ok(0);
     };
-    let end = store.queue().finished_prefix(ladder)?;
     let cut = end.saturating_sub(n);
     let from = store.ladders().replays_pruned_below(ladder)?;
     if cut <= from {

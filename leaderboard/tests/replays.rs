@@ -270,11 +270,11 @@ fn recent_and_faults_keep_the_last_matches_and_the_faulted_ones() {
         let ladder = ladder_of(&store, 20, keep);
         commit(&store, ladder, 0..10, keep);
         assert_eq!(kept(&store, 20), (0..10).collect::<Vec<_>>(), "{location}");
-        retention::prune(&store, ladder, keep).unwrap();
+        retention::prune(&store, ladder, keep, 10).unwrap();
         // The last four (6 to 9), and the faulted ones before (0, 3).
         assert_eq!(kept(&store, 20), vec![0, 3, 6, 7, 8, 9], "{location}");
         commit(&store, ladder, 10..16, keep);
-        retention::prune(&store, ladder, keep).unwrap();
+        retention::prune(&store, ladder, keep, 16).unwrap();
         assert_eq!(
             kept(&store, 20),
             vec![0, 3, 6, 9, 12, 13, 14, 15],
@@ -282,7 +282,7 @@ fn recent_and_faults_keep_the_last_matches_and_the_faulted_ones() {
         );
         assert_eq!(store.ladders().replays_pruned_below(ladder).unwrap(), 12);
         // Pruning again changes nothing.
-        assert_eq!(retention::prune(&store, ladder, keep).unwrap(), 0);
+        assert_eq!(retention::prune(&store, ladder, keep, 16).unwrap(), 0);
     }
 }
 
@@ -294,7 +294,7 @@ fn none_stores_nothing_and_faults_only_the_faulted() {
         let keep: KeepReplays = policy.parse().unwrap();
         let ladder = ladder_of(&store, 10, keep);
         commit(&store, ladder, 0..10, keep);
-        retention::prune(&store, ladder, keep).unwrap();
+        retention::prune(&store, ladder, keep, 10).unwrap();
         assert_eq!(kept(&store, 10), want, "{policy}");
         // Every result is there, with its replay's hash.
         let all = store.results().all(ladder).unwrap();

@@ -23,8 +23,8 @@ pub(super) struct Known {
     pub(super) ladders: BTreeMap<i64, Ladder>,
     /// Ladders this worker may not play, and why.
     pub(super) refused: BTreeMap<i64, String>,
-    /// Compiled bots by sha256.
-    modules: BTreeMap<String, Arc<BotModule>>,
+    /// Compiled bots by sha256 and name.
+    modules: BTreeMap<(String, String), Arc<BotModule>>,
 }
 
 /// Why a worker of this build may not play the ladder; `None` when it may.
@@ -153,10 +153,11 @@ impl Known {
         sandbox: &Sandbox,
         bot: &BotRecord,
     ) -> Result<Arc<BotModule>, Error> {
-        // Bots with the same bytes share one compiled module, but each keeps
-        // its own name, which its seat's replay records: another name is a
-        // new module from the sandbox's compiled ones.
-        if let Some(m) = self.modules.get(&bot.sha256).filter(|m| m.name == bot.name) {
+        // By bytes and name: bots with the same bytes share the sandbox's
+        // compiled code, but each keeps its own name, which its seat's
+        // replay records.
+        let key = (bot.sha256.clone(), bot.name.clone());
+        if let Some(m) = self.modules.get(&key) {
             return Ok(m.clone());
         }
         let refused = |e: ludus_host::LoadError| Error::Bot {
@@ -174,7 +175,7 @@ impl Known {
                 sandbox.load(&bot.name, &wasm).map_err(refused)?
             }
         };
-        self.modules.insert(bot.sha256.clone(), module.clone());
+        self.modules.insert(key, module.clone());
         Ok(module)
     }
 }

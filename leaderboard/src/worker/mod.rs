@@ -392,10 +392,10 @@ impl Run<'_> {
     fn rate(&mut self, id: i64, fit: bool) -> Result<(), Error> {
         self.store.plan_statements_once(false)?;
         let fit = if fit { Fit::Now } else { Fit::Later };
-        ratings::apply_with(self.store, id, fit)?;
+        let end = ratings::apply_with(self.store, id, fit)?;
         // Replays past the policy's recent ones go as the prefix moves on.
         if let Some(l) = self.known.ladders.get(&id) {
-            crate::retention::prune(self.store, id, l.record.keep_replays)?;
+            crate::retention::prune(self.store, id, l.record.keep_replays, end)?;
         }
         self.store.plan_statements_once(true)?;
         Ok(())

@@ -6,11 +6,17 @@
 //!    worker, the requests per second of the page and the API alone;
 //! 2. a store of 100 bots and 100 000 finished matches, made through the
 //!    library (not played), served with no worker: the peak memory of the
-//!    server (VmHWM) and the time of the bot, match and leaderboard pages.
+//!    server (VmHWM) and the time of the bot, match and leaderboard pages;
+//! 3. the leaderboard API under `wrk` at that size with one connection to
+//!    the store and with the pool, on SQLite and on PostgreSQL, then two
+//!    servers on one PostgreSQL database; and the time the scheduler takes
+//!    to move to the surviving server after a `kill -9` of the one that
+//!    holds it.
 //!
 //! `cargo bench -p ludus-cli --bench serve` (needs `wrk` on the PATH).
 //! LUDUS_BENCH_SECONDS sets each load window (default 20),
 //! LUDUS_BENCH_BOTS and LUDUS_BENCH_MATCHES the size of part 2.
+//! LUDUS_BENCH_PARTS (default `1,2,3`) chooses the parts (3 needs 2).
 //! LUDUS_BENCH_BASELINE=PATH also times part 2's pages with the `ludus`
 //! at PATH, a build of schema 4 (before the pages' indexes), on a copy of
 //! the same store taken back to schema 4.
@@ -21,7 +27,7 @@ mod synthetic;
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use common::{env_or, Serving};
+use common::{env_or, scheduler_pid, Serving};
 use ludus_leaderboard::store::{Location, Store};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -257,14 +263,123 @@ fn schema_4_copy(db: &Path, to: &Path) {
         .unwrap();
 }
 
+const LEADERBOARD_API: &str = "/api/games/planet-wars/leaderboard";
+
+/// `wrk` on the leaderboard API of several servers at once, one `wrk` each
+/// (one thread, 16 connections): their answers, one line each.
+fn wrk_all(servers: &[&Serving], seconds: u64) -> Vec<String> {
+    let runs: Vec<_> = servers
+        .iter()
+        .map(|s| {
+            let url = format!("{}{LEADERBOARD_API}", s.url);
+            std::thread::spawn(move || wrk(&url, seconds))
+        })
+        .collect();
+    runs.into_iter().map(|r| r.join().unwrap()).collect()
+}
+
+/// Part 3: the pool against one connection, two servers on one database,
+/// and the scheduler's move after a `kill -9`.
+fn scale_out(
+    me: &Path,
+    sqlite: &Path,
+    wasm: &[u8],
+    bots: usize,
+    matches: u32,
+    replay: &[u8],
+    seconds: u64,
+) {
+    let no_limit = ["--workers", "0", "--rate-limit", "1000000000"];
+    let with = |connections: &'static str| {
+        let mut a = no_limit.to_vec();
+        a.extend(["--db-connections", connections]);
+        a
+    };
+    for connections in ["1", "8"] {
+        let s = start(me, sqlite, &with(connections));
+        println!(
+            "SQLite, one server, {connections} connections: {}; load {}",
+            wrk_all(&[&s], seconds)[0],
+            load_average()
+        );
+    }
+    let cluster =
+        ludus_testkit::postgres::Cluster::start(ludus_testkit::postgres::Durability::Scratch)
+            .expect("a PostgreSQL cluster starts");
+    let url = cluster.create_database();
+    let t = Instant::now();
+    let mut store = Store::connect(&Location::Postgres(url.clone())).unwrap();
+    synthetic::populate(&mut store, wasm, bots, matches, replay);
+    drop(store);
+    println!(
+        "PostgreSQL: {bots} bots, {matches} matches stored in {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
+    let pg = Path::new(&url);
+    for connections in ["1", "8"] {
+        let s = start(me, pg, &with(connections));
+        println!(
+            "PostgreSQL, one server, {connections} connections: {}; load {}",
+            wrk_all(&[&s], seconds)[0],
+            load_average()
+        );
+    }
+    let mut servers: Vec<Serving> = (0..2).map(|_| start(me, pg, &with("8"))).collect();
+    for (i, line) in wrk_all(&[&servers[0], &servers[1]], seconds)
+        .iter()
+        .enumerate()
+    {
+        println!("PostgreSQL, two servers, 8 connections each: server {i}: {line}");
+    }
+    println!("  load {}", load_average());
+    // The scheduler's move: kill -9 of its holder, five times, a new server
+    // started in its place each time.
+    let mut moves = Vec::new();
+    for _ in 0..5 {
+        let holder = loop {
+            if let Some(pid) = scheduler_pid(&cluster, &url) {
+                break pid;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        let k = servers
+            .iter()
+            .position(|s| s.child.id() == holder)
+            .expect("one of the two servers schedules");
+        let mut killed = servers.remove(k);
+        let survivor = servers[0].child.id();
+        killed.child.kill().unwrap();
+        killed.child.wait().unwrap();
+        let t = Instant::now();
+        while scheduler_pid(&cluster, &url) != Some(survivor) {
+            assert!(t.elapsed() < Duration::from_secs(60), "no server took over");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        moves.push(t.elapsed().as_secs_f64() * 1000.0);
+        servers.push(start(me, pg, &with("8")));
+    }
+    moves.sort_by(f64::total_cmp);
+    println!(
+        "the scheduler moved to the surviving server after kill -9 in {:.0} ms (median of 5; all: {:?})",
+        moves[2],
+        moves.iter().map(|m| m.round()).collect::<Vec<_>>()
+    );
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; this harness has no options of its own.
     let seconds: u64 = env_or("LUDUS_BENCH_SECONDS", 20);
     let bots: usize = env_or("LUDUS_BENCH_BOTS", 100);
     let matches: u32 = env_or("LUDUS_BENCH_MATCHES", 100_000);
+    let parts: String = env_or("LUDUS_BENCH_PARTS", "1,2,3".to_string());
+    let part = |n: &str| parts.split(',').any(|p| p.trim() == n);
     let dir = tempfile::tempdir().unwrap();
     println!("# ludus serve, load {}", load_average());
-    let replay = serving_the_example_ladder(dir.path(), seconds);
+    let replay = if part("1") {
+        serving_the_example_ladder(dir.path(), seconds)
+    } else {
+        ludus_host::gzip(b"{}")
+    };
 
     let db = dir.path().join("large.db");
     let t = Instant::now();
@@ -284,14 +399,19 @@ fn main() {
     // A match in the middle of the schedule.
     let match_id = ludus_host::sha256_hex(format!("synthetic/{ladder}/{}", matches / 2).as_bytes());
     let me = PathBuf::from(env!("CARGO_BIN_EXE_ludus"));
-    println!("this build, workers 0:");
-    pages_at_size(
-        &me,
-        &db,
-        &["--workers", "0", "--rate-limit", "1000000000"],
-        &match_id,
-        seconds,
-    );
+    if part("2") {
+        println!("this build, workers 0:");
+        pages_at_size(
+            &me,
+            &db,
+            &["--workers", "0", "--rate-limit", "1000000000"],
+            &match_id,
+            seconds,
+        );
+    }
+    if part("3") {
+        scale_out(&me, &db, &wasm, bots, matches, &replay, seconds);
+    }
     if let Ok(baseline) = std::env::var("LUDUS_BENCH_BASELINE") {
         let old = dir.path().join("schema4.db");
         schema_4_copy(&db, &old);

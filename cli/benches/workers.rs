@@ -9,6 +9,15 @@
 //! default durability, started by the benchmark. Each figure is the time
 //! from the processes' start to the last result, start-up included (the
 //! bots' compiled modules are cached by a warm-up run first).
+//!
+//! `cargo bench -p ludus-cli --bench workers -- reclaim` measures instead
+//! how long a worker killed with SIGKILL holds the leaderboard up: two
+//! `ludus worker`s play a long ladder on PostgreSQL, one is killed, and the
+//! figure is the time from the kill until the ladder's rated prefix covers
+//! the matches the killed worker held. Its worker is either of this host
+//! (the live one finds its process gone) or recorded as of another host
+//! (its lease has to end), with the default lease and with `--lease 60s`,
+//! the default before heartbeats came every second.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -33,6 +42,9 @@ fn main() {
     let cluster = Cluster::start(Durability::Durable).expect("a PostgreSQL cluster");
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
+    if std::env::args().any(|a| a == "reclaim") {
+        return reclaim(&cluster, d);
+    }
     let sqlite = |tag: &str| d.join(format!("{tag}.db")).display().to_string();
 
     // Warm the module cache: every process after this one loads the bots
@@ -115,7 +127,7 @@ fn workers_on(dir: &Path, db: &str, workers: usize, threads: usize) -> f64 {
         })
         .collect();
     // Until the last result is in: a worker left without a match to claim
-    // looks again only every two seconds (the default lease's poll).
+    // looks again only every 250 ms (its poll), and would stop late.
     let watcher = Store::connect_existing(&Location::parse(db)).unwrap();
     let id = watcher.ladders().latest(None).unwrap().expect("a ladder");
     while watcher.queue().remaining(id).unwrap() > 0 {
@@ -134,4 +146,112 @@ fn results(db: &str) -> usize {
     let store = Store::connect_existing(&Location::parse(db)).unwrap();
     let id = store.ladders().latest(None).unwrap().expect("a ladder");
     store.results().all(id).unwrap().len()
+}
+
+/// Where the killed worker is recorded as running.
+#[derive(Clone, Copy)]
+enum Host {
+    This,
+    Another,
+}
+
+/// The time from SIGKILL to a worker of a long ladder until the rated
+/// prefix covers the matches it held, for each host and lease, over a few
+/// kills each (the kill falls anywhere between two heartbeats).
+fn reclaim(cluster: &Cluster, dir: &Path) {
+    // Warm the module cache.
+    ladder_run(dir, &dir.join("warm-up.db").display().to_string(), 2);
+    println!("SIGKILL to one of two `ludus worker --threads 1` on PostgreSQL, until the rated prefix passes its matches:");
+    for (host, lease, kills) in [
+        (Host::This, None, 5),
+        (Host::Another, None, 5),
+        (Host::Another, Some("60s"), 1),
+    ] {
+        let secs: Vec<f64> = (0..kills)
+            .map(|_| killed_worker_holds_up(cluster, dir, host, lease))
+            .collect();
+        let (min, max) = secs
+            .iter()
+            .fold((f64::MAX, 0f64), |(lo, hi), &s| (lo.min(s), hi.max(s)));
+        let mean = secs.iter().sum::<f64>() / secs.len() as f64;
+        println!(
+            "  {:<40} lease {:<8} {kills} kills: mean {mean:.2} s, min {min:.2} s, max {max:.2} s",
+            match host {
+                Host::This => "killed worker on this host",
+                Host::Another => "killed worker on another host",
+            },
+            lease.unwrap_or("default"),
+        );
+    }
+}
+
+/// One kill: seconds from SIGKILL until the rated prefix passes the
+/// matches the killed worker held.
+fn killed_worker_holds_up(cluster: &Cluster, dir: &Path, host: Host, lease: Option<&str>) -> f64 {
+    let db = cluster.create_database();
+    submit_bots(dir, &db);
+    // 1800 matches: the live worker is still busy with the others when the
+    // killed one's come back (on one host, an idle worker would find them at
+    // once, as it looks for dead siblings when it finds nothing to claim).
+    let mut args = vec![
+        "ladder",
+        "create",
+        "--game",
+        "planet-wars",
+        "--rounds",
+        "300",
+    ];
+    args.extend(["--seed", "1", "--db", &db]);
+    run(&args, dir);
+    let mut worker = vec!["worker", "--ladder", "1", "--threads", "1", "--db", &db];
+    if let Some(lease) = lease {
+        worker.extend(["--lease", lease]);
+    }
+    let spawn = || {
+        ludus_cmd(&worker, dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let (mut live, mut victim) = (spawn(), spawn());
+    let watcher = Store::connect_existing(&Location::parse(&db)).unwrap();
+    let id = watcher.ladders().latest(None).unwrap().expect("a ladder");
+    let victim_id = loop {
+        let found = cluster.psql(
+            &db,
+            &format!(
+                "SELECT w.id FROM workers w WHERE w.pid = {} AND w.played >= 20
+                   AND EXISTS (SELECT 1 FROM matches m WHERE m.lease_owner = w.id AND m.done = 0)",
+                victim.id()
+            ),
+        );
+        if !found.is_empty() {
+            break found;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    if let Host::Another = host {
+        cluster.psql(
+            &db,
+            &format!("UPDATE workers SET host = 'another-host' WHERE id = {victim_id}"),
+        );
+    }
+    victim.kill().unwrap();
+    let killed = Instant::now();
+    victim.wait().unwrap();
+    let held: u32 = cluster
+        .psql(
+            &db,
+            &format!("SELECT max(idx) FROM matches WHERE lease_owner = {victim_id} AND done = 0"),
+        )
+        .parse()
+        .expect("the killed worker held a match");
+    while watcher.ladders().get(id).unwrap().rated_through <= held {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let secs = killed.elapsed().as_secs_f64();
+    let _ = live.kill();
+    let _ = live.wait();
+    secs
 }

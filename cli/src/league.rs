@@ -1,15 +1,17 @@
-//! The commands around the bot store: bots, ladder run/create/status,
-//! worker, leaderboard, match-up.
+//! The commands around the bot store: ladder run/create/status, worker,
+//! leaderboard, match-up.
 
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use ludus_host::numbers::{count, fixed, signed};
 use ludus_host::{Limits, Sandbox};
-use ludus_leaderboard::ladder::{self, BotChoice, LadderRequest, LadderSpec, RunEvent, RunOptions};
+use ludus_leaderboard::ladder::{
+    self, Activity, BotChoice, LadderRequest, LadderSpec, RunEvent, RunOptions,
+};
 use ludus_leaderboard::matchup::{self, MatchUp};
 use ludus_leaderboard::report::{self, Format};
 use ludus_leaderboard::sprt::{Hypothesis, Sprt, SprtConfig};
-use ludus_leaderboard::store::{Location, Store};
+use ludus_leaderboard::store::{Location, Store, WorkerState};
 use ludus_leaderboard::worker::{self, Progress, WorkerOptions};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -17,25 +19,6 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-pub fn list_bots(db: &Location) -> Result<()> {
-    let store = Store::connect_existing(db)?;
-    println!(
-        "{:<24} {:>7} {:<12} {:<14} submitted",
-        "bot", "version", "game", "sha256"
-    );
-    for b in report::bots(&store)? {
-        println!(
-            "{:<24} {:>7} {:<12} {:<14} {}",
-            b.name,
-            b.version,
-            b.game,
-            ludus_host::short_id(&b.sha256),
-            b.submitted_at
-        );
-    }
-    Ok(())
-}
 
 #[derive(clap::Args)]
 pub struct LadderArgs {
@@ -282,14 +265,95 @@ impl Reporter {
     }
 }
 
-pub fn ladder_status(ladder: Option<i64>, game: Option<&str>, db: &Location) -> Result<()> {
+/// What a ladder is doing, as `ladder status` says it.
+fn activity(standing: &ladder::Standing) -> String {
+    match standing.activity() {
+        Activity::Closed { left: 0 } => "closed".into(),
+        Activity::Closed { left } => format!("closed; its last {left} matches being played"),
+        Activity::Paused { left: 0 } => "paused".into(),
+        Activity::Paused { left } => format!("paused; {left} matches left to play"),
+        Activity::NoWorker { continuous: true } => {
+            "continuous; no live worker plays it (`ludus serve --workers N` or `ludus worker`)"
+                .into()
+        }
+        Activity::NoWorker { continuous: false } => {
+            "no live worker plays it (`ludus worker` or `ludus ladder run`)".into()
+        }
+        Activity::Continuous => "continuous: scheduled as the workers play".into(),
+        Activity::Finished => "finished".into(),
+        Activity::Playing { eta_s: Some(secs) } => format!(
+            "ETA {}",
+            humantime::format_duration(Duration::from_secs(secs.ceil() as u64))
+        ),
+        Activity::Playing { eta_s: None } => "ETA unknown".into(),
+    }
+}
+
+/// `ladder status --all`: one line per ladder.
+pub fn every_ladder_status(db: &Location) -> Result<()> {
     let store = Store::connect_existing(db)?;
+    let all = ladder::every_status(&store)?;
+    if all.is_empty() {
+        return Err(ludus_leaderboard::store::StoreError::NoLadder {
+            db: db.clone(),
+            game: None,
+        }
+        .into());
+    }
+    println!(
+        "{:>6}  {:<12} {:<14} {:>9} {:>7} {:>7}  what",
+        "ladder", "game", "kind", "done", "leased", "pending"
+    );
+    for standing in &all {
+        let (r, s) = (&standing.record, &standing.status);
+        let kind = match &standing.season {
+            Some(season) => season.name.clone(),
+            None => r.kind.clone(),
+        };
+        println!(
+            "{:>6}  {:<12} {:<14} {:>9} {:>7} {:>7}  {}",
+            r.id,
+            crate::clip(&r.game, 12),
+            crate::clip(&kind, 14),
+            s.done,
+            s.leased,
+            s.pending,
+            activity(standing)
+        );
+    }
+    let now = all.iter().map(|s| s.status.now).max().unwrap_or(0);
+    // Each ladder lists its own workers and those of every ladder.
+    let workers: std::collections::BTreeMap<i64, _> = all
+        .iter()
+        .flat_map(|s| &s.status.workers)
+        .map(|w| (w.id, w))
+        .collect();
+    let live: Vec<_> = workers.values().filter(|w| w.is_live(now)).collect();
+    println!(
+        "workers   {} live ({} threads), {} in all; `ludus ladder status --ladder N` shows each",
+        live.len(),
+        live.iter().map(|w| w.threads).sum::<u32>(),
+        workers.len()
+    );
+    Ok(())
+}
+
+pub fn ladder_status(
+    ladder: Option<i64>,
+    game: Option<&str>,
+    season: Option<&str>,
+    db: &Location,
+) -> Result<()> {
+    let store = Store::connect_existing(db)?;
+    let id = ladder::pick_season(&store, ladder, game, season)?;
+    let standing = ladder::status(&store, Some(id), None)?;
     let ladder::Standing {
         record,
         status: s,
         integrity_events,
-    } = ladder::status(&store, ladder, game)?;
-    let id = record.id;
+        season,
+        paused,
+    } = &standing;
     println!(
         "ladder {id}: {} {}, {} seats, {}; needs Ludus {}, rules v{}, wasmtime {}",
         record.game,
@@ -300,6 +364,14 @@ pub fn ladder_status(ladder: Option<i64>, game: Option<&str>, db: &Location) -> 
         record.needs.rules_version,
         record.needs.wasmtime_version
     );
+    if let Some(season) = &season {
+        let state = match (season.closed_at, paused) {
+            (Some(_), _) => "closed: nothing more is scheduled in it",
+            (None, true) => "open, paused: nothing new is scheduled until `ludus ladder resume`",
+            (None, false) => "open",
+        };
+        println!("season    {}, {state}", season.name);
+    }
     println!(
         "matches   {} done ({} void), {} leased, {} pending",
         s.done, s.void, s.leased, s.pending
@@ -308,15 +380,7 @@ pub fn ladder_status(ladder: Option<i64>, game: Option<&str>, db: &Location) -> 
         Some(r) => format!("{r:.2} matches/s over the last 5 minutes"),
         None => "no match finished in the last 5 minutes".into(),
     };
-    let eta = match s.eta_s() {
-        Some(0.0) => "finished".to_string(),
-        Some(secs) => format!(
-            "ETA {}",
-            humantime::format_duration(Duration::from_secs(secs.ceil() as u64))
-        ),
-        None => "ETA unknown".into(),
-    };
-    println!("pace      {rate}; {eta}");
+    println!("pace      {rate}; {}", activity(&standing));
     println!(
         "ratings   cover matches 0 to {} ({} of {})",
         s.rated_through.saturating_sub(1),
@@ -367,12 +431,11 @@ pub fn ladder_status(ladder: Option<i64>, game: Option<&str>, db: &Location) -> 
     }
     for w in &s.workers {
         let ago = Duration::from_millis((s.now - w.last_seen).max(0) as u64 / 1000 * 1000);
-        let state = if w.is_live(s.now) {
-            "live"
-        } else if w.stopped {
-            "stopped"
-        } else {
-            "gone (no heartbeat)"
+        let state = match w.state(s.now) {
+            WorkerState::Live => "live",
+            WorkerState::Stopped => "stopped",
+            WorkerState::NoHeartbeat => "gone (no heartbeat)",
+            WorkerState::ProcessGone => "gone (process ended)",
         };
         println!(
             "          {:>6}  {:<20} {:>8} {:>7} {:>7}  {:<12} {state}",
@@ -390,12 +453,13 @@ pub fn ladder_status(ladder: Option<i64>, game: Option<&str>, db: &Location) -> 
 pub fn leaderboard(
     ladder: Option<i64>,
     game: Option<&str>,
+    season: Option<&str>,
     format: Format,
     out: Option<PathBuf>,
     db: &Location,
 ) -> Result<()> {
     let store = Store::connect_existing(db)?;
-    let id = ladder::pick(&store, ladder, game)?;
+    let id = ladder::pick_season(&store, ladder, game, season)?;
     let lb = report::leaderboard(&store, id)?;
     let Some(text) = lb.render(format) else {
         return html_leaderboard(&store, &lb, out);

@@ -9,8 +9,11 @@ mod findings;
 #[cfg(test)]
 mod help;
 mod league;
+mod logs;
 mod matches;
+mod operator;
 mod replays;
+mod season;
 mod serve;
 
 use anyhow::{Context, Result};
@@ -30,6 +33,16 @@ use std::path::{Path, PathBuf};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// How log lines are written to stderr (LUDUS_LOG sets which): text
+    /// for people, json for a log collector (one JSON object a line).
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        env = "LUDUS_LOG_FORMAT",
+        default_value = "text"
+    )]
+    log_format: logs::LogFormat,
 }
 
 #[derive(Subcommand)]
@@ -152,7 +165,8 @@ enum Command {
         /// The game config of GAME's continuous ladder, as `ludus ladder run
         /// --config` takes it (e.g. `planet-wars='{"max_turns": 100}'` for
         /// shorter matches); repeat for other games. It is set when the
-        /// ladder is created, and a ladder keeps it.
+        /// game's first season starts, and a season keeps it; the next
+        /// takes its own (`ludus season new --config`).
         #[arg(long, value_name = "GAME=JSON", value_parser = parse_game_config)]
         game_config: Vec<(String, serde_json::Value)>,
         #[command(flatten)]
@@ -170,9 +184,9 @@ enum Command {
         #[command(flatten)]
         db: DbArg,
     },
-    /// Retire a bot of the server's house, or one the operator stored
-    /// (`ludus submit --db`): it is scheduled no more, and its matches and
-    /// ratings stay. A bot an account uploaded is its owner's to retire.
+    /// Retire a bot for the operator, as `ludus bot retire` does (the
+    /// older name of that command, kept for scripts).
+    #[command(hide = true)]
     Retire {
         /// The bot's name.
         name: String,
@@ -184,8 +198,18 @@ enum Command {
         #[command(subcommand)]
         command: UserCommand,
     },
-    /// List the stored bots.
+    /// A bot, for the server's operator.
+    Bot {
+        #[command(subcommand)]
+        command: BotCommand,
+    },
+    /// List the stored bots: the latest version of each, its owner and
+    /// whether it is retired.
     Bots {
+        /// List instead the bot versions with the same bytes (sha256) as a
+        /// bot of another account, grouped by their bytes, with the accounts.
+        #[arg(long)]
+        duplicates: bool,
         #[command(flatten)]
         db: DbArg,
     },
@@ -193,6 +217,12 @@ enum Command {
     Ladder {
         #[command(subcommand)]
         command: LadderCommand,
+    },
+    /// Seasons of a server's continuous ladders: start a new one (new
+    /// config, new Ludus version, fresh ratings), list them.
+    Season {
+        #[command(subcommand)]
+        command: SeasonCommand,
     },
     /// List a ladder's matches: index, seed, seats, result and match id.
     Matches {
@@ -216,6 +246,9 @@ enum Command {
         /// The game whose latest ladder to show, when --ladder is not given.
         #[arg(long)]
         game: Option<String>,
+        /// The season of --game to show (as `ludus season list` names it).
+        #[arg(long, requires = "game", conflicts_with = "ladder")]
+        season: Option<String>,
         /// How to write it: a table to read, JSON or CSV for programs (full
         /// precision), Markdown, or the viewer's HTML page.
         #[arg(long, default_value = "table", value_parser = league::format_parser())]
@@ -327,6 +360,77 @@ enum UserCommand {
     Add {
         /// The account's name, as its bots' pages show it.
         name: String,
+        /// An operator's account: signed in with its token, the bot pages
+        /// show what only the operator is told (identical bytes uploaded by
+        /// different accounts).
+        #[arg(long)]
+        operator: bool,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// List the accounts: when each was added, whether it is an operator's
+    /// or removed, and its bots.
+    List {
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Remove an account: its token signs in no more and its bots are
+    /// retired (scheduled no more); their matches, ratings and pages stay.
+    Remove {
+        /// The account's name.
+        name: String,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Give an account a new API token and print it, once: it replaces the
+    /// account's token (an account has one), for a holder who lost theirs.
+    Token {
+        /// The account's name.
+        name: String,
+        #[command(flatten)]
+        db: DbArg,
+    },
+}
+
+#[derive(Subcommand)]
+enum BotCommand {
+    /// Retire any bot, whoever owns it: it is scheduled no more and leaves
+    /// the leaderboard; its matches and ratings stay. A bot no account owns
+    /// (stored with `ludus submit --db`) is given to the house account.
+    Retire {
+        /// The bot's name.
+        name: String,
+        #[command(flatten)]
+        db: DbArg,
+    },
+}
+
+#[derive(Subcommand)]
+enum SeasonCommand {
+    /// Close the open season of a game (it schedules no more; the matches
+    /// it has waiting are played; its results, ratings and pages stay,
+    /// under its name) and open the next, which a running `ludus serve`
+    /// fills with every listed bot. The new season needs this Ludus's
+    /// versions: run it with the new `ludus` to upgrade.
+    New {
+        /// The game (see `ludus games`).
+        #[arg(long)]
+        game: String,
+        /// The new season's game config as JSON (default: the closed
+        /// season's).
+        #[arg(long)]
+        config: Option<String>,
+        /// The new season's name (default: season N, N its place).
+        #[arg(long)]
+        name: Option<String>,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// List a game's seasons, oldest first, open or closed.
+    List {
+        /// The game (see `ludus games`).
+        #[arg(long)]
+        game: String,
         #[command(flatten)]
         db: DbArg,
     },
@@ -334,6 +438,21 @@ enum UserCommand {
 
 #[derive(Subcommand)]
 enum LadderCommand {
+    /// Pause a game's continuous ladder, on a running server too: nothing
+    /// new is scheduled (the matches waiting are played) until resumed.
+    Pause {
+        /// The game (see `ludus games`).
+        game: String,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Resume a paused game: the scheduler plays it again.
+    Resume {
+        /// The game (see `ludus games`).
+        game: String,
+        #[command(flatten)]
+        db: DbArg,
+    },
     /// Recompute a ladder's Elo ratings from its stored schedule and results
     /// alone, and check that they are the stored ones.
     Recompute {
@@ -364,6 +483,12 @@ enum LadderCommand {
         /// The game whose latest ladder to show, when --ladder is not given.
         #[arg(long)]
         game: Option<String>,
+        /// The season of --game to show (as `ludus season list` names it).
+        #[arg(long, requires = "game", conflicts_with = "ladder")]
+        season: Option<String>,
+        /// Every ladder of the database, a line each, and the live workers.
+        #[arg(long, conflicts_with_all = ["ladder", "game", "season"])]
+        all: bool,
         #[command(flatten)]
         db: DbArg,
     },
@@ -468,6 +593,17 @@ pub(crate) struct ServeLimits {
     /// it the header is ignored, as anyone can send it.
     #[arg(long, value_name = "CIDR", value_parser = parse_cidr)]
     pub(crate) trusted_proxy: Vec<ipnet::IpNet>,
+    /// A network (an address or a CIDR block) whose clients may read
+    /// `GET /metrics`; repeat for several. Default: loopback only (every
+    /// other client is refused, 403).
+    #[arg(long, value_name = "CIDR", value_parser = parse_cidr)]
+    pub(crate) metrics_from: Vec<ipnet::IpNet>,
+    /// Connections to the database that requests share: a request waits
+    /// for a free one (10 s at most, then 503). Each `ludus serve` on one
+    /// PostgreSQL opens up to this many, beside its scheduler's and its
+    /// worker's.
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) db_connections: u32,
 }
 
 /// What `ludus serve` plays, and how much of it (`docs/server.md`).
@@ -488,6 +624,10 @@ pub(crate) struct ServeScheduling {
     /// earlier keeps its own unless this is given).
     #[command(flatten)]
     pub(crate) keep: KeepReplaysArg,
+    /// Pause GAME's continuous ladder as the server starts (repeat for
+    /// others): it schedules nothing new until `ludus ladder resume GAME`.
+    #[arg(long, value_name = "GAME")]
+    pub(crate) pause: Vec<String>,
     /// Matches played again at once to regenerate replays their ladders
     /// did not store; a request waits 10 s at most for its turn.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
@@ -520,10 +660,13 @@ fn parse_cidr(s: &str) -> Result<ipnet::IpNet, String> {
 /// How long a worker's claim on a match holds without renewal.
 #[derive(Args)]
 pub(crate) struct LeaseArg {
-    /// A claim's lease, renewed every third of it while the match plays;
-    /// when a worker dies its matches wait this long for another (e.g.
-    /// 60s, 2m).
-    #[arg(long, default_value = "60s", value_parser = humantime::parse_duration)]
+    /// A claim's lease: the worker sends a heartbeat that renews it five
+    /// times a lease (every second by default), and is shown gone after two
+    /// missed ones; when a worker dies on another machine its matches wait
+    /// this long for another. A machine whose worker may stall longer
+    /// (large bots to compile, very large ladders to rate) takes a longer
+    /// one (e.g. 30s, 2m).
+    #[arg(long, default_value = "5s", value_parser = humantime::parse_duration)]
     pub(crate) lease: std::time::Duration,
 }
 
@@ -587,16 +730,8 @@ impl LimitArgs {
 
 fn main() {
     quiet_on_closed_pipe();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("LUDUS_LOG")
-                .unwrap_or_else(|_| "warn".into()),
-        )
-        .with_writer(std::io::stderr)
-        // Colour codes only for a person at a terminal, never in a log file.
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .init();
     let cli = Cli::parse();
+    logs::init(cli.log_format);
     let result = match cli.command {
         Command::Games => games(),
         Command::Check {
@@ -681,12 +816,18 @@ fn main() {
             limits,
             scheduling,
         ),
-        Command::Retire { name, db } => serve::retire(&name, &db.db),
+        Command::Retire { name, db }
+        | Command::Bot {
+            command: BotCommand::Retire { name, db },
+        } => operator::bot_retire(&name, &db.db),
         Command::Backup { out, db } => serve::backup(&out, &db.db),
-        Command::User {
-            command: UserCommand::Add { name, db },
-        } => serve::user_add(&name, &db.db),
-        Command::Bots { db } => list_bots(&db.db),
+        Command::User { command } => match command {
+            UserCommand::Add { name, operator, db } => serve::user_add(&name, operator, &db.db),
+            UserCommand::List { db } => operator::user_list(&db.db),
+            UserCommand::Remove { name, db } => operator::user_remove(&name, &db.db),
+            UserCommand::Token { name, db } => operator::user_token(&name, &db.db),
+        },
+        Command::Bots { duplicates, db } => operator::bots(duplicates, &db.db),
         Command::Engine {
             command:
                 EngineCommand::Run {
@@ -700,9 +841,16 @@ fn main() {
         Command::Ladder { command } => match command {
             LadderCommand::Run(args) => ladder_run(args),
             LadderCommand::Create(args) => ladder_create(args),
-            LadderCommand::Status { ladder, game, db } => {
-                ladder_status(ladder, game.as_deref(), &db.db)
-            }
+            LadderCommand::Status { all: true, db, .. } => league::every_ladder_status(&db.db),
+            LadderCommand::Status {
+                ladder,
+                game,
+                season,
+                db,
+                all: false,
+            } => ladder_status(ladder, game.as_deref(), season.as_deref(), &db.db),
+            LadderCommand::Pause { game, db } => season::pause(&game, &db.db),
+            LadderCommand::Resume { game, db } => season::resume(&game, &db.db),
             LadderCommand::Recompute { ladder, game, db } => {
                 serve::recompute(ladder, game.as_deref(), &db.db)
             }
@@ -710,10 +858,27 @@ fn main() {
         Command::Leaderboard {
             ladder,
             game,
+            season,
             format,
             out,
             db,
-        } => leaderboard(ladder, game.as_deref(), format, out, &db.db),
+        } => leaderboard(
+            ladder,
+            game.as_deref(),
+            season.as_deref(),
+            format,
+            out,
+            &db.db,
+        ),
+        Command::Season { command } => match command {
+            SeasonCommand::New {
+                game,
+                config,
+                name,
+                db,
+            } => season::new(&game, config.as_deref(), name.as_deref(), &db.db),
+            SeasonCommand::List { game, db } => season::list(&game, &db.db),
+        },
         Command::MatchUp {
             a,
             b,

@@ -303,22 +303,34 @@ pub(crate) fn list_matches(
         matches.len(),
         bot.map(|b| format!(" (those of {b})")).unwrap_or_default()
     );
+    // Every seat in full, however many a table has: the column is as wide
+    // as its longest line.
+    let seats: Vec<String> = matches
+        .iter()
+        .map(|m| {
+            let places = m.played.as_ref().map(|p| &p.placements);
+            m.seats
+                .iter()
+                .enumerate()
+                .map(|(i, name)| match places.and_then(|p| p.get(i)) {
+                    Some(place) => format!("{name} ({place})"),
+                    None => name.clone(),
+                })
+                .collect::<Vec<_>>()
+                .join(" vs ")
+        })
+        .collect();
+    let width = seats
+        .iter()
+        .map(|s| s.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(40);
     println!(
-        "{:>5}  {:>20}  {:<40} {:>5}  {:<12}  result",
+        "{:>5}  {:>20}  {:<width$} {:>5}  {:<12}  result",
         "match", "seed", "seats (place)", "turns", "id"
     );
-    for m in &matches {
-        let places = m.played.as_ref().map(|p| &p.placements);
-        let seats = m
-            .seats
-            .iter()
-            .enumerate()
-            .map(|(i, name)| match places.and_then(|p| p.get(i)) {
-                Some(place) => format!("{name} ({place})"),
-                None => name.clone(),
-            })
-            .collect::<Vec<_>>()
-            .join(" vs ");
+    for (m, seats) in matches.iter().zip(&seats) {
         let (turns, match_id, result) = match &m.played {
             Some(p) => (
                 p.turns.to_string(),
@@ -328,10 +340,9 @@ pub(crate) fn list_matches(
             None => ("-".into(), "-".into(), "not played yet".into()),
         };
         println!(
-            "{:>5}  {:>20}  {:<40} {:>5}  {:<12}  {}",
+            "{:>5}  {:>20}  {seats:<width$} {:>5}  {:<12}  {}",
             m.index,
             m.seed,
-            clip(&seats, 40),
             turns,
             match_id,
             clip(&result, 80)

@@ -1,9 +1,8 @@
-//! The server's commands: `serve`, `user add`, `retire`, `submit --server`
-//! (through the server's API client) and `ladder recompute`.
+//! The server's commands: `serve`, `user add`, `submit --server` (through
+//! the server's API client) and `ladder recompute`.
 
 use anyhow::{bail, Context, Result};
 use ludus_host::numbers::fixed;
-use ludus_leaderboard::house::{self, Retired};
 use ludus_leaderboard::ratings;
 use ludus_leaderboard::store::{Location, Store};
 use ludus_server::client::{self, ClientError};
@@ -34,18 +33,30 @@ pub fn serve(
     config.body_timeout = limits.body_timeout;
     config.request_timeout = limits.request_timeout;
     config.uploads_at_once = limits.uploads_at_once;
+    if !limits.metrics_from.is_empty() {
+        config.metrics_from = limits.metrics_from;
+    }
     config.trusted_proxies = limits.trusted_proxy;
+    config.db_connections = limits.db_connections;
     config.house = scheduling.house;
     config.continuous.max_per_hour = scheduling.max_matches_per_hour;
     config.continuous.keep_replays = scheduling.keep.keep_replays;
     config.regenerations_at_once = scheduling.regenerations_at_once as usize;
     config.replay_cache_bytes = scheduling.replay_cache_mb << 20;
+    if !scheduling.pause.is_empty() {
+        // In the database, where every scheduler on it reads it, until
+        // `ludus ladder resume`.
+        let store = Store::connect(db)?;
+        for game in &scheduling.pause {
+            ludus_leaderboard::season::pause(&store, game)?;
+        }
+    }
     ludus_server::run(config)
 }
 
-pub fn user_add(name: &str, db: &Location) -> Result<()> {
+pub fn user_add(name: &str, operator: bool, db: &Location) -> Result<()> {
     let store = Store::connect(db)?;
-    match ludus_server::auth::add_user(&store, name)? {
+    match ludus_server::auth::add_account(&store, name, operator)? {
         Some(token) => {
             println!("{token}");
             eprintln!("account {name} added to {db}; this token is shown only once: keep it (the server stores only its hash)");
@@ -53,23 +64,6 @@ pub fn user_add(name: &str, db: &Location) -> Result<()> {
         }
         None => bail!("{db} already has an account named {name}; choose another name"),
     }
-}
-
-/// Retires a house bot, or a bot the operator stored, for the operator
-/// ([`house::retire`]).
-pub fn retire(name: &str, db: &Location) -> Result<()> {
-    let store = Store::connect_existing(db)?;
-    match house::retire(&store, name)? {
-        Retired::House => println!(
-            "retired the house bot {name}: it is scheduled no more; its matches and ratings stay"
-        ),
-        Retired::Adopted => println!(
-            "retired {name}, which the operator stored: the house account owns it now; \
-             it is scheduled no more, and its matches and ratings stay"
-        ),
-        Retired::Already => println!("{name} was retired already"),
-    }
-    Ok(())
 }
 
 /// Uploads the bot to a server; its answer, or its error message, is printed.

@@ -73,9 +73,9 @@ fn waiting_matches_follow_the_live_threads(dir: &Path, db: &str) {
     signal(&worker, "-STOP");
     let busy = wait_for(db, "planet-wars", "eight live threads", |q| q.waiting >= 32);
     assert_eq!(busy.live_threads, 8, "{busy:?}");
-    // Frozen past its lease, the worker is no longer live: nothing is
-    // scheduled for it, and what waits stays.
-    let gone = wait_for(db, "planet-wars", "the worker's lease ends", |q| {
+    // Frozen, its heartbeats stop: two missed and the worker is no longer
+    // live: nothing is scheduled for it, and what waits stays.
+    let gone = wait_for(db, "planet-wars", "the worker's heartbeats stop", |q| {
         q.live_threads == 0
     });
     std::thread::sleep(Duration::from_millis(500));

@@ -432,3 +432,171 @@ fn stopped_by_sigterm(which: Stopped) {
         "the interrupted match, played again, is the one nobody stopped"
     );
 }
+
+/// The state `ludus ladder status` shows for worker `id` (the last column
+/// of its line in the workers' table).
+fn worker_state(dir: &Path, db: &str, id: &str) -> String {
+    let o = ludus(&["ladder", "status", "--db", db], dir);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    let line = t
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(id))
+        .unwrap_or_else(|| panic!("no line of worker {id} in:\n{t}"));
+    // After the columns worker, host, pid, threads, played, "1m 2s ago".
+    let (_, state) = line.split_once(" ago ").expect("a last-seen column");
+    state.trim().to_string()
+}
+
+/// Three `ludus worker`s of one host on PostgreSQL, with the default lease
+/// (5 s, a heartbeat a second). One is killed with SIGKILL, one frozen
+/// (SIGSTOP: its process stays, its heartbeats stop), one plays on and is
+/// never idle. Without any new worker starting, the live one finds the
+/// killed one's process gone at one of its heartbeats and releases its
+/// matches within seconds; `ladder status` shows the killed one gone (not
+/// stopped) and the frozen one gone from its missed heartbeats, long
+/// before its lease would have ended under the old one-minute default.
+#[test]
+fn a_live_worker_releases_a_killed_siblings_matches_within_seconds_and_status_shows_both_gone() {
+    let cluster = ludus_testkit::postgres::shared();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let db = cluster.create_database();
+    let slow = d.join("slow.wasm");
+    std::fs::write(&slow, wat::parse_str(SLOW_AFTER_VALIDATION).unwrap()).unwrap();
+    let o = ludus(
+        &[
+            "submit",
+            slow.to_str().unwrap(),
+            "--name",
+            "slow",
+            "--game",
+            "planet-wars",
+            "--db",
+            &db,
+        ],
+        d,
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    submit_to(d, &db, "planet_wars_idle", "idle");
+    // Sixteen matches of ten slow turns each (about half a second): each
+    // worker holds two, so ten wait and the live worker finds one to claim
+    // each time for seconds after the kill: it is not an idle worker
+    // looking for work (which looks for dead siblings too).
+    let o = ludus(
+        &[
+            "ladder",
+            "create",
+            "--game",
+            "planet-wars",
+            "--rounds",
+            "8",
+            "--seed",
+            "5",
+            "--config",
+            r#"{"max_turns": 40}"#,
+            "--db",
+            &db,
+        ],
+        d,
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let worker = ["worker", "--ladder", "1", "--threads", "1", "--db", &db];
+    let (mut killed, live, mut frozen) = (spawn(&worker, d), spawn(&worker, d), spawn(&worker, d));
+    let id_of = |child: &Child| {
+        cluster.psql(
+            &db,
+            &format!("SELECT id FROM workers WHERE pid = {}", child.id()),
+        )
+    };
+    let leases_of = |id: &str| -> usize {
+        cluster
+            .psql(
+                &db,
+                &format!("SELECT count(*) FROM matches WHERE lease_owner = {id} AND done = 0"),
+            )
+            .parse()
+            .unwrap()
+    };
+    let start = Instant::now();
+    let (k, l, f) = loop {
+        let ids = (id_of(&killed), id_of(&live), id_of(&frozen));
+        if [&ids.0, &ids.1, &ids.2]
+            .iter()
+            .all(|id| !id.is_empty() && leases_of(id) > 0)
+        {
+            break ids;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the three workers did not all claim"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let signal = |child: &Child, signal: &str| {
+        let ok = std::process::Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(ok.success());
+    };
+    // Frozen first, so that what the killed one holds is known; then killed.
+    signal(&killed, "-STOP");
+    signal(&frozen, "-STOP");
+    let silent = Instant::now();
+    let held = leases_of(&k);
+    assert!(held > 0);
+    killed.kill().unwrap();
+    killed.wait().unwrap();
+    let released = loop {
+        let stopped = cluster.psql(&db, &format!("SELECT stopped FROM workers WHERE id = {k}"));
+        if stopped == "2" && leases_of(&k) == 0 {
+            break silent.elapsed();
+        }
+        assert_eq!(stopped, "0", "only found dead is right for a killed worker");
+        assert!(
+            silent.elapsed() < Duration::from_secs(6),
+            "the killed worker's {held} matches were not released within 6 s"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    eprintln!("{held} matches of the killed worker released {released:?} after it fell silent");
+    assert_eq!(worker_state(d, &db, &k), "gone (process ended)");
+    assert_eq!(worker_state(d, &db, &l), "live");
+    // The frozen one: gone two heartbeats after it fell silent.
+    let gone = loop {
+        let state = worker_state(d, &db, &f);
+        if state == "gone (no heartbeat)" {
+            break silent.elapsed();
+        }
+        assert_eq!(state, "live");
+        assert!(
+            silent.elapsed() < Duration::from_secs(5),
+            "the frozen worker still shows live"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    eprintln!("the frozen worker shown gone {gone:?} after it fell silent");
+    frozen.kill().unwrap();
+    frozen.wait().unwrap();
+    let t = finish(live);
+    assert!(t.contains("stops: it played"), "{t}");
+    assert_eq!(results_in(&db), 16);
+    assert_eq!(cluster.psql(&db, "SELECT sum(played) FROM workers"), "16");
+    assert_eq!(worker_state(d, &db, &l), "stopped");
+    assert_eq!(worker_state(d, &db, &k), "gone (process ended)");
+    assert!(worker_state(d, &db, &f).starts_with("gone"));
+    let o = ludus(&["ladder", "status", "--db", &db], d);
+    let t = text(&o);
+    for needle in [
+        "workers   0 live, 3 in all",
+        "ratings   cover matches 0 to 15",
+    ] {
+        assert!(t.contains(needle), "`{needle}` is not in:\n{t}");
+    }
+    assert_eq!(
+        cluster.psql(&db, "SELECT count(*) FROM workers WHERE stopped = 1"),
+        "1",
+        "only the worker that finished stopped itself"
+    );
+}

@@ -520,3 +520,61 @@ fn a_backup_taken_while_a_ladder_plays_is_consistent() {
         text(&o)
     );
 }
+
+/// `ladder status --all`: a line per ladder that says what each is doing,
+/// a continuous one never "finished"; a fresh database says how ladders
+/// come to be.
+#[test]
+fn ladder_status_all_shows_every_ladder_and_a_continuous_one_is_never_finished() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let o = ludus(&["user", "add", "op"], d);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = ludus(&["ladder", "status", "--all"], d);
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains("`ludus serve` makes a game's continuous ladder"),
+        "{}",
+        text(&o)
+    );
+    submit_planet_wars_examples(d, "ludus.db");
+    let o = ludus(
+        &[
+            "ladder",
+            "run",
+            "--game",
+            "planet-wars",
+            "--config",
+            r#"{"max_turns": 20}"#,
+        ],
+        d,
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let o = ludus(&["season", "new", "--game", "planet-wars"], d);
+    assert!(o.status.success(), "{}", text(&o));
+    let line_of = |out: &str, ladder: &str| {
+        out.lines()
+            .find(|l| l.split_whitespace().next() == Some(ladder))
+            .unwrap_or_else(|| panic!("no line of ladder {ladder}:\n{out}"))
+            .to_string()
+    };
+    let all = text(&ludus(&["ladder", "status", "--all"], d));
+    assert!(line_of(&all, "1").ends_with("finished"), "{all}");
+    let season = line_of(&all, "2");
+    assert!(season.contains("season 1"), "{all}");
+    assert!(
+        season.contains("continuous; no live worker plays it"),
+        "{all}"
+    );
+    assert!(all.contains("workers   0 live (0 threads)"), "{all}");
+    let one = text(&ludus(&["ladder", "status", "--ladder", "2"], d));
+    let pace = one.lines().find(|l| l.starts_with("pace")).unwrap();
+    assert!(
+        pace.ends_with("no live worker plays it (`ludus serve --workers N` or `ludus worker`)"),
+        "{one}"
+    );
+    let o = ludus(&["ladder", "pause", "planet-wars"], d);
+    assert!(o.status.success(), "{}", text(&o));
+    let all = text(&ludus(&["ladder", "status", "--all"], d));
+    assert!(line_of(&all, "2").ends_with("paused"), "{all}");
+}

@@ -16,7 +16,8 @@
 //! id (from a ladder that stored every replay, and from one that stored
 //! none, whose replay is regenerated: the same bytes), and for two seats a `match-up` run to a decision. The row of a
 //! game's fewest seats also opens the replay page in headless Chromium and
-//! plays it to the end with no console error.
+//! plays it to the end with no console error, and starts two seasons of
+//! the game with its short config (`season new`, `season list`).
 
 mod common;
 
@@ -157,6 +158,39 @@ fn row(game: &'static GameInfo, seats: usize) {
     if seats == 2 {
         match_up(game, dir, &names, &config);
     }
+    if seats == game.fewest_seats() {
+        seasons(game, dir, &config);
+    }
+}
+
+/// A server's seasons of the game: two started with its short config,
+/// the first closed by the second (no match is played).
+fn seasons(game: &GameInfo, dir: &Path, config: &str) {
+    for _ in 0..2 {
+        let t = ok(
+            dir,
+            &[
+                "season", "new", "--game", game.id, "--config", config, "--db", "one.db",
+            ],
+        );
+        assert!(t.contains("opened season"), "{t}");
+    }
+    let t = ok(
+        dir,
+        &["season", "list", "--game", game.id, "--db", "one.db"],
+    );
+    let states: Vec<&str> = t
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().last().unwrap_or(""))
+        .collect();
+    assert!(
+        t.contains("season 1")
+            && t.contains("season 2")
+            && states.len() == 2
+            && states[1] == "open",
+        "{t}"
+    );
 }
 
 /// Submit, ladder run on 1 and 2 threads, leaderboards, matches, and the

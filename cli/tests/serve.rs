@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{bot, get_json, ludus, ludus_cmd, serve, text, Serving};
+use common::{bot, get_json, ludus, ludus_cmd, scheduler_pid, serve, text, Serving};
 use ludus_testkit::cdp::Browser;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -55,23 +55,7 @@ fn add_alice(dir: &Path, db_args: &[&str]) -> String {
 fn submit_examples(dir: &Path, server: &Serving, db: &str, token: &str) -> Vec<String> {
     let bots = ludus_testkit::example_bots("planet-wars");
     assert!(bots.len() >= 2, "{bots:?}");
-    let upload = |file: &str, name: &str| {
-        ludus(
-            &[
-                "submit",
-                &bot(file),
-                "--name",
-                name,
-                "--game",
-                "planet-wars",
-                "--server",
-                &server.url,
-                "--token",
-                token,
-            ],
-            dir,
-        )
-    };
+    let upload = |file: &str, name: &str| common::upload(dir, &server.url, token, file, name);
     let refused = upload(&bots[0], SCRIPT);
     assert!(!refused.status.success());
     assert!(
@@ -515,5 +499,292 @@ fn a_four_seat_match_on_shared_bytes_is_named_as_scheduled_and_replays_from_its_
         std::fs::read_to_string(dir.path().join("again.json")).unwrap(),
         stored,
         "the match played again from the page's seed differs"
+    );
+}
+
+/// A number PostgreSQL answers to `sql`.
+fn count(cluster: &ludus_testkit::postgres::Cluster, db: &str, sql: &str) -> u64 {
+    cluster.psql(db, sql).trim().parse().unwrap()
+}
+
+/// Two `ludus serve` on one PostgreSQL, as behind a load balancer: bots
+/// uploaded through one are on the other's pages at once; one of them
+/// schedules; `kill -9` of that one, and the other takes the schedule over
+/// and keeps the ladder going. The schedule has no index twice and none
+/// missing, and `ladder recompute` gives the stored ratings.
+#[test]
+fn two_servers_on_one_postgres_serve_one_platform_and_the_survivor_takes_over_the_schedule() {
+    let cluster = ludus_testkit::postgres::shared();
+    let db = cluster.create_database();
+    let dir = tempfile::tempdir().unwrap();
+    let token = add_alice(dir.path(), &["--db", &db]);
+    let mut servers: Vec<Serving> = (0..2)
+        .map(|_| {
+            serve(
+                dir.path(),
+                &[
+                    "--db",
+                    &db,
+                    "--workers",
+                    "1",
+                    "--game-config",
+                    r#"planet-wars={"max_turns": 60}"#,
+                ],
+            )
+        })
+        .collect();
+    let bots = ludus_testkit::example_bots("planet-wars");
+    for b in &bots {
+        let o = common::upload(dir.path(), &servers[0].url, &token, b, b);
+        assert!(o.status.success(), "{}", text(&o));
+        // Stored through the first, served by the second at once.
+        let seen = get_json(&format!("{}/api/bots/{b}", servers[1].url));
+        assert_eq!(seen["name"], b.as_str(), "{seen}");
+    }
+
+    let pids: Vec<u32> = servers.iter().map(|s| s.child.id()).collect();
+    let start = Instant::now();
+    let holder = loop {
+        if let Some(pid) = scheduler_pid(cluster, &db) {
+            break pid;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no server took the scheduler"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(pids.contains(&holder), "{holder} is not one of {pids:?}");
+    let results = |c| count(c, &db, "SELECT count(*) FROM results");
+    while results(cluster) < 4 {
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "the ladder does not play"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    // Scheduled by one, on both leaderboards.
+    for s in &servers {
+        let lb = get_json(&format!("{}/api/games/planet-wars/leaderboard", s.url));
+        let rows = lb["rows"].as_array().unwrap();
+        assert_eq!(rows.len(), bots.len(), "{lb}");
+    }
+
+    let k = pids.iter().position(|&p| p == holder).unwrap();
+    let mut killed = servers.remove(k);
+    let mut survivor = servers.remove(0);
+    let (scheduled, played) = (
+        count(cluster, &db, "SELECT count(*) FROM matches"),
+        results(cluster),
+    );
+    killed.child.kill().unwrap(); // SIGKILL
+    killed.child.wait().unwrap();
+    let killed_at = Instant::now();
+    while scheduler_pid(cluster, &db) != Some(survivor.child.id()) {
+        assert!(
+            killed_at.elapsed() < Duration::from_secs(20),
+            "the survivor did not take the scheduler over"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let moved = killed_at.elapsed();
+    eprintln!("the scheduler moved to the surviving server in {moved:?}");
+    while count(cluster, &db, "SELECT count(*) FROM matches") <= scheduled
+        || results(cluster) <= played
+    {
+        assert!(
+            killed_at.elapsed() < Duration::from_secs(180),
+            "the ladder stopped with its scheduler"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let status = survivor.stop().expect("the survivor stops");
+    assert!(status.success(), "ludus serve ended with {status}");
+
+    // Every index of the schedule once, from 0 on.
+    let shape = cluster.psql(
+        &db,
+        "SELECT count(*) || ' ' || count(DISTINCT idx) || ' ' || (max(idx) + 1) FROM matches",
+    );
+    let shape: Vec<u64> = shape
+        .split_whitespace()
+        .map(|n| n.parse().unwrap())
+        .collect();
+    assert!(shape[0] > scheduled, "{shape:?}");
+    assert!(
+        shape.iter().all(|&n| n == shape[0]),
+        "a duplicate or a gap: {shape:?}"
+    );
+    let o = ludus(
+        &["ladder", "recompute", "--game", "planet-wars", "--db", &db],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("bit for bit"), "{}", text(&o));
+}
+
+/// The leaderboard of Planet Wars' open season, or of the season `season`.
+fn season_board(server: &Serving, season: Option<&str>) -> Value {
+    let query = season.map_or(String::new(), |s| {
+        format!("?season={}", s.replace(' ', "%20"))
+    });
+    get_json(&format!(
+        "{}/api/games/planet-wars/leaderboard{query}",
+        server.url
+    ))
+}
+
+/// Waits until `done` holds of the open season's board.
+fn wait_for(server: &Serving, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let start = Instant::now();
+    loop {
+        let lb = season_board(server, None);
+        if done(&lb) {
+            return lb;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "waited for {what}: {lb}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// An operator's season, against a running `ludus serve`: a game paused
+/// from the start schedules nothing until `ladder resume`, and nothing new
+/// once paused again; `season new` closes the open season (its board stays
+/// readable by name, and it is scheduled no more) and opens one that every
+/// listed bot joins and that plays with its own config; the server's
+/// --game-config, which seeded the first season, is then refused with the
+/// command that changes it.
+#[test]
+fn an_operator_pauses_a_game_and_starts_a_new_season_on_a_running_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for b in &common::PLANET_WARS_EXAMPLES[..2] {
+        common::submit(d, b, b);
+    }
+    let first_config = r#"planet-wars={"max_turns": 12}"#;
+    let server = serve(
+        d,
+        &[
+            "--workers",
+            "2",
+            "--game-config",
+            first_config,
+            "--pause",
+            "planet-wars",
+        ],
+    );
+    // Paused from the start: past the scheduler's look at the bots, nothing.
+    std::thread::sleep(Duration::from_millis(2500));
+    let paused = season_board(&server, None);
+    assert_eq!(
+        (paused["paused"].as_bool(), paused["scheduled"].as_u64()),
+        (Some(true), Some(0)),
+        "{paused}"
+    );
+    let o = ludus(&["ladder", "resume", "planet-wars"], d);
+    assert!(text(&o).contains("resumed planet-wars"), "{}", text(&o));
+    wait_for(&server, "rated matches", |lb| {
+        lb["rated"].as_u64() >= Some(4)
+    });
+
+    // Paused again: the matches waiting are played, no more are added.
+    let o = ludus(&["ladder", "pause", "planet-wars"], d);
+    assert!(text(&o).contains("paused planet-wars"), "{}", text(&o));
+    let drained = wait_for(&server, "the waiting matches played", |lb| {
+        lb["paused"] == true && lb["rated"] == lb["scheduled"]
+    });
+    std::thread::sleep(Duration::from_millis(1000));
+    assert_eq!(
+        season_board(&server, None)["scheduled"],
+        drained["scheduled"]
+    );
+    let status = ludus(&["ladder", "status", "--game", "planet-wars"], d);
+    assert!(
+        text(&status).contains("season    season 1, open, paused"),
+        "{}",
+        text(&status)
+    );
+    ludus(&["ladder", "resume", "planet-wars"], d);
+
+    let o = ludus(
+        &[
+            "season",
+            "new",
+            "--game",
+            "planet-wars",
+            "--config",
+            r#"{"max_turns": 7}"#,
+        ],
+        d,
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("closed season 1") && text(&o).contains("opened season 2"),
+        "{}",
+        text(&o)
+    );
+    let open = wait_for(&server, "the new season's ratings", |lb| {
+        lb["season"] == "season 2" && lb["rated"].as_u64() >= Some(2)
+    });
+    assert_eq!(open["rows"].as_array().unwrap().len(), 2, "{open}");
+    let recent = get_json(&format!(
+        "{}/api/bots/{}",
+        server.url,
+        common::PLANET_WARS_EXAMPLES[0]
+    ));
+    let turns = recent["recent"][0]["turns"].as_u64().unwrap();
+    assert!(turns <= 7, "the new season's config: {recent}");
+    // The closed season: readable by name, its schedule fixed.
+    let closed = season_board(&server, Some("season 1"));
+    assert_eq!(closed["open"], false, "{closed}");
+    let start = Instant::now();
+    loop {
+        let later = season_board(&server, Some("season 1"));
+        assert_eq!(
+            later["scheduled"], closed["scheduled"],
+            "a closed season is scheduled no more"
+        );
+        if later["rated"] == later["scheduled"] {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "a closed season's waiting matches are played: {later}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let board = ludus(
+        &[
+            "leaderboard",
+            "--game",
+            "planet-wars",
+            "--season",
+            "season 1",
+        ],
+        d,
+    );
+    assert!(board.status.success(), "{}", text(&board));
+    for b in &common::PLANET_WARS_EXAMPLES[..2] {
+        assert!(text(&board).contains(b), "{}", text(&board));
+    }
+    drop(server);
+    let refused = ludus(
+        &[
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--game-config",
+            first_config,
+        ],
+        d,
+    );
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused).contains("ludus season new --game planet-wars"),
+        "{}",
+        text(&refused)
     );
 }

@@ -20,6 +20,16 @@ pub fn now_unix() -> i64 {
     OffsetDateTime::now_utc().unix_timestamp()
 }
 
+/// A time in seconds since the Unix epoch (as the store records removals
+/// and pauses), as RFC 3339 in UTC; the number itself if it is out of
+/// range.
+pub fn unix_rfc3339(seconds: i64) -> String {
+    OffsetDateTime::from_unix_timestamp(seconds)
+        .ok()
+        .and_then(|t| t.format(&Rfc3339).ok())
+        .unwrap_or_else(|| seconds.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -31,5 +41,10 @@ mod tests {
             time::OffsetDateTime::parse(&t, &time::format_description::well_known::Rfc3339)
                 .unwrap();
         assert!((parsed.unix_timestamp() - super::now_unix()).abs() <= 2);
+    }
+
+    #[test]
+    fn a_unix_time_reads_as_rfc_3339() {
+        assert_eq!(super::unix_rfc3339(1_767_225_600), "2026-01-01T00:00:00Z");
     }
 }

@@ -14,6 +14,10 @@
 //! every live worker thread to find its next match, and for two seconds
 //! of play at the pace results arrive, so the server schedules as fast as
 //! its workers, in-process or on other machines, play.
+//!
+//! The ladder is the game's open season ([`crate::season`]): a new season
+//! takes the ladder's key, and the top-up after it seats every listed bot
+//! there. A paused game schedules nothing.
 
 use crate::error::Error;
 use crate::ratings::elo::EloConfig;
@@ -30,7 +34,8 @@ use std::collections::{BTreeMap, BTreeSet};
 /// How a continuous ladder is kept going.
 #[derive(Debug, Clone)]
 pub struct ContinuousConfig {
-    /// The ladder's seed, from which every match seed and pairing derives.
+    /// The first season's seed, from which every match seed and pairing
+    /// derives (a later season's derives from its predecessor's).
     pub seed: u64,
     pub limits: Limits,
     /// Opponents (or tables) in a new version's placement series; each is
@@ -41,9 +46,10 @@ pub struct ContinuousConfig {
     pub pending: u32,
     /// Bots of closest rating among which opponents are drawn.
     pub neighbours: usize,
-    /// The game config of a game's ladder (e.g. shorter matches), by game
-    /// id; the game's defaults for the others. A ladder keeps the config it
-    /// was created with: its matches stay comparable.
+    /// The game config of a game's first season (e.g. shorter matches), by
+    /// game id; the game's defaults for the others. A season keeps the
+    /// config it started with, so its matches stay comparable; the next
+    /// season takes its own ([`crate::season::start`]).
     pub game_configs: BTreeMap<String, serde_json::Value>,
     /// Matches scheduled per hour for each game at most (a minute gets a
     /// sixtieth of it); `None`: as many as the workers play. A new
@@ -64,8 +70,9 @@ impl ContinuousConfig {
     }
 
     /// Checks [`ContinuousConfig::game_configs`] against the games and the
-    /// store: each names a game and is a config the game accepts, and a
-    /// ladder that exists already has that config.
+    /// store: each names a game and is a config the game accepts, and an
+    /// open season has that config ([`Error::ConfigFixed`] tells the
+    /// operator to start a season with it).
     pub fn check_game_configs(&self, store: &Store) -> Result<(), Error> {
         for (game, config) in &self.game_configs {
             let info = ludus_engine::registry::info(game)?;
@@ -360,6 +367,8 @@ pub struct TopUp {
     pub joined: Vec<String>,
     /// Matches appended to the schedule.
     pub scheduled: u32,
+    /// The game is paused: nothing was looked at or scheduled.
+    pub paused: bool,
 }
 
 /// Keeps the continuous ladder of `game` going: creates it, adds the latest
@@ -367,13 +376,21 @@ pub struct TopUp {
 /// placement series of those that joined (ahead of any routine match not
 /// yet scheduled, and whatever the budget), and draws routine matches as
 /// the queue's [`demand`] wants. With [`Look::Queue`], only a queue that
-/// wants matches is topped up, from the bots it has.
+/// wants matches is topped up, from the bots it has. A paused game
+/// ([`crate::season::pause`]) is left as it is: its waiting matches are
+/// played, and bots join when it resumes.
 pub fn top_up(
     store: &Store,
     game: &GameInfo,
     config: &ContinuousConfig,
     look: Look,
 ) -> Result<TopUp, Error> {
+    if store.ladders().paused(game.id)?.is_some() {
+        return Ok(TopUp {
+            paused: true,
+            ..TopUp::default()
+        });
+    }
     let budgeted = config.max_per_hour.is_some();
     // The queue as read before any bot joins: joining schedules nothing.
     let mut read = None;
@@ -412,6 +429,8 @@ pub fn top_up(
     if let Some(keep) = config.keep_replays.filter(|&k| k != record.keep_replays) {
         store.ladders().set_keep_replays(ladder, keep)?;
     }
+    // The season's own seed: a new season's matches are not the last one's.
+    let seed = record.seed;
     let before = record.bots.len();
     let mut active = Vec::new();
     for b in &latest {
@@ -446,7 +465,7 @@ pub fn top_up(
     let mut new = Vec::new();
     for &(position, _) in active.iter().filter(|&&(p, _)| p >= before) {
         for seats in placement(position, &pool, players, config.placement) {
-            new.push(scheduled(next, seats, config.seed, game));
+            new.push(scheduled(next, seats, seed, game));
             next += 1;
         }
     }
@@ -458,18 +477,20 @@ pub fn top_up(
     queue.waiting += new.len() as u32;
     let routine = demand(&queue, config).wanted;
     for _ in 0..routine {
-        let pick_seed = derive_seed(config.seed, &format!("pairing/{next}"));
+        let pick_seed = derive_seed(seed, &format!("pairing/{next}"));
         let Some(seats) = draw(&pool, players, config.neighbours, pick_seed) else {
             break;
         };
         for e in pool.iter_mut().filter(|e| seats.contains(&e.position)) {
             e.scheduled += 1;
         }
-        new.push(scheduled(next, seats, config.seed, game));
+        new.push(scheduled(next, seats, seed, game));
         next += 1;
     }
-    store.ladders().append(ladder, &new)?;
-    done.scheduled = new.len() as u32;
+    // A season closed since it was found takes nothing.
+    if store.ladders().append(ladder, &new)? {
+        done.scheduled = new.len() as u32;
+    }
     Ok(done)
 }
 

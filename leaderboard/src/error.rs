@@ -35,12 +35,26 @@ pub enum Error {
     Refused { ladder: i64, reason: String },
     #[error("ladder {ladder} in the database is damaged: {reason}")]
     StoredLadder { ladder: i64, reason: String },
-    #[error("the continuous ladder of {game} (ladder {ladder}) plays with the game config {stored}, set when it was created; it cannot change to {wanted}")]
+    #[error("the open season of {game} (ladder {ladder}) plays with the game config {stored}, set when it started; --game-config only sets a first season's. To play {wanted}, start a new season with it (`ludus season new --game {game} --config '{wanted}'`), or leave out --game-config {game}")]
     ConfigFixed {
         ladder: i64,
         game: String,
         stored: serde_json::Value,
         wanted: serde_json::Value,
+    },
+    #[error("{game} has no season named `{name}`; its seasons: {seasons}")]
+    NoSeason {
+        game: String,
+        name: String,
+        seasons: String,
+    },
+    #[error("a season is named within its game: give --game GAME with --season `{0}`")]
+    SeasonWithoutGame(String),
+    #[error("cannot name a season of {game} `{name}`: {reason}")]
+    SeasonName {
+        game: String,
+        name: String,
+        reason: String,
     },
     #[error(
         "no {game} bots in {db}; add some with `ludus submit BOT.wasm --name NAME --game {game}`"
@@ -72,4 +86,8 @@ pub enum Error {
         name: String,
         bots: String,
     },
+    #[error("{db} has no account named `{name}`; `ludus user list --db {db}` lists them")]
+    UnknownAccount { db: String, name: String },
+    #[error("`{name}` is the server's own account, which holds its house bots: it cannot be removed, and nobody signs in to it; retire a house bot with `ludus bot retire NAME`")]
+    HouseAccount { name: String },
 }

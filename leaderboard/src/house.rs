@@ -40,7 +40,7 @@ pub fn account(store: &Store) -> Result<i64, Error> {
         }
         if let Some(id) = store
             .accounts()
-            .add(HOUSE, NO_TOKEN, &clock::now_rfc3339())?
+            .add(HOUSE, NO_TOKEN, false, &clock::now_rfc3339())?
         {
             tracing::info!(account = id, "house account created");
             return Ok(id);

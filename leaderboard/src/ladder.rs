@@ -316,12 +316,80 @@ pub fn pick(store: &Store, ladder: Option<i64>, game: Option<&str>) -> Result<i6
     Ok(store.ladders().pick(ladder, game)?)
 }
 
+/// The ladder a command means: `ladder`, or the season of `game` named
+/// `season` (`--season`), or else as [`pick`].
+pub fn pick_season(
+    store: &Store,
+    ladder: Option<i64>,
+    game: Option<&str>,
+    season: Option<&str>,
+) -> Result<i64, Error> {
+    match (ladder, game, season) {
+        (None, Some(game), Some(name)) => Ok(crate::season::find(store, game, Some(name))?
+            .expect("a named season is found or an error")
+            .ladder),
+        (None, None, Some(name)) => Err(Error::SeasonWithoutGame(name.into())),
+        _ => pick(store, ladder, game),
+    }
+}
+
 /// Where a ladder stands, for `ladder status`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Standing {
     pub record: LadderRecord,
     pub status: LadderStatus,
     pub integrity_events: Vec<IntegrityEvent>,
+    /// The season it is, for a continuous ladder.
+    pub season: Option<crate::season::Season>,
+    /// Its game is paused (for the open season of a continuous ladder).
+    pub paused: bool,
+}
+
+/// Where every ladder of the database stands, oldest first.
+pub fn every_status(store: &Store) -> Result<Vec<Standing>, Error> {
+    store
+        .ladders()
+        .ids()?
+        .into_iter()
+        .map(|id| status(store, Some(id), None))
+        .collect()
+}
+
+/// What a ladder is doing: a continuous ladder is never finished, it plays
+/// as long as workers do.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Activity {
+    /// A closed season, with the matches it still has to play.
+    Closed { left: u32 },
+    /// A paused game's open season, with the matches it still has to play.
+    Paused { left: u32 },
+    /// Matches to play and no live worker to play them.
+    NoWorker { continuous: bool },
+    /// An open season, played as the workers go.
+    Continuous,
+    /// Every match of a ladder of fixed length done.
+    Finished,
+    /// A ladder of fixed length being played: seconds left at the current
+    /// pace, when there is a pace.
+    Playing { eta_s: Option<f64> },
+}
+
+impl Standing {
+    /// What the ladder is doing now.
+    pub fn activity(&self) -> Activity {
+        let s = &self.status;
+        let live = s.workers.iter().any(|w| w.is_live(s.now));
+        let left = s.leased + s.pending;
+        match &self.season {
+            Some(season) if season.closed_at.is_some() => Activity::Closed { left },
+            Some(_) if self.paused => Activity::Paused { left },
+            Some(_) if !live => Activity::NoWorker { continuous: true },
+            Some(_) => Activity::Continuous,
+            None if s.done == s.total => Activity::Finished,
+            None if !live => Activity::NoWorker { continuous: false },
+            None => Activity::Playing { eta_s: s.eta_s() },
+        }
+    }
 }
 
 /// Where ladder `ladder` (or the latest, of `game` if given) stands.
@@ -333,9 +401,17 @@ pub fn status(store: &Store, ladder: Option<i64>, game: Option<&str>) -> Result<
     } else {
         Vec::new()
     };
+    let record = store.ladders().get(id)?;
+    let season = crate::season::of_ladder(store, id)?;
+    let paused = match &season {
+        Some(s) if s.is_open() => crate::season::paused(store, &record.game)?,
+        _ => false,
+    };
     Ok(Standing {
-        record: store.ladders().get(id)?,
+        record,
         status,
         integrity_events,
+        season,
+        paused,
     })
 }

@@ -10,7 +10,8 @@
 //! other processes and machines; [`ratings::apply`] and
 //! [`ratings::recompute`] rate a ladder in schedule order; [`report`]
 //! builds the one leaderboard every table shows; [`continuous::top_up`]
-//! keeps a server's ladders going; [`house::stock`] gives every game of a
+//! keeps a server's ladders going, season by season ([`season::start`],
+//! [`season::pause`]); [`house::stock`] gives every game of a
 //! server opponents from the start; [`lookup`] finds what re-running a
 //! recorded match needs.
 //!
@@ -27,11 +28,13 @@ pub mod house;
 pub mod ladder;
 pub mod lookup;
 pub mod matchup;
+pub mod operator;
 pub mod ratings;
 pub mod replays;
 pub mod report;
 pub mod retention;
 pub mod schedule;
+pub mod season;
 pub mod seated;
 pub mod sprt;
 pub mod store;

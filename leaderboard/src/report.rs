@@ -149,6 +149,9 @@ pub enum Listed {
     All,
     /// The latest version of each bot not retired: a server's live board.
     Current,
+    /// The last version of each bot that played in the ladder, retired
+    /// since or not: a closed season's board, as the season ended.
+    Final,
 }
 
 /// The leaderboard of a game with no ladder yet: no rows.
@@ -216,7 +219,18 @@ pub fn standings(store: &Store, id: i64, listed: Listed) -> Result<Leaderboard, 
     let initial = EloConfig::default().initial;
     let house = match listed {
         Listed::All => Default::default(),
-        Listed::Current => crate::house::bots(store)?,
+        Listed::Current | Listed::Final => crate::house::bots(store)?,
+    };
+    // Every owner in one read, not one a row: a board of a hundred bots
+    // was a hundred round trips to PostgreSQL.
+    let owners: std::collections::BTreeMap<String, String> = match listed {
+        Listed::All => Default::default(),
+        Listed::Current | Listed::Final => store
+            .accounts()
+            .owners()?
+            .into_iter()
+            .map(|(bot, o)| (bot, o.owner))
+            .collect(),
     };
     let mut rows = Vec::new();
     for (position, b) in record.bots.iter().enumerate() {
@@ -225,10 +239,7 @@ pub fn standings(store: &Store, id: i64, listed: Listed) -> Result<Leaderboard, 
         }
         let rated =
             |rows: &[crate::store::RatingRow]| rows.iter().find(|r| r.0 == position).copied();
-        let owner = match listed {
-            Listed::All => None,
-            Listed::Current => store.accounts().ownership(&b.name)?.map(|o| o.owner),
-        };
+        let owner = owners.get(&b.name).cloned();
         rows.push(Row {
             rank: 0,
             bot: b.name.clone(),
@@ -269,8 +280,19 @@ fn current_versions(
     listed: Listed,
 ) -> Result<Vec<usize>, Error> {
     let all = 0..record.bots.len();
-    if listed == Listed::All {
-        return Ok(all.collect());
+    match listed {
+        Listed::All => return Ok(all.collect()),
+        Listed::Final => {
+            let last = |p: usize| {
+                let b = &record.bots[p];
+                !record
+                    .bots
+                    .iter()
+                    .any(|o| o.name == b.name && o.version > b.version)
+            };
+            return Ok(all.filter(|&p| last(p)).collect());
+        }
+        Listed::Current => {}
     }
     let retired = store.accounts().retired()?;
     let latest: Vec<BotRecord> = store.bots().latest(&record.game)?;

@@ -61,7 +61,7 @@ fn a_folder_stocks_the_house_once_and_a_retired_house_bot_stays_retired() {
     assert_eq!(house::account(&store).unwrap(), account.id);
     let alice = store
         .accounts()
-        .add("alice", &"0".repeat(64), "t")
+        .add("alice", &"0".repeat(64), false, "t")
         .unwrap()
         .unwrap();
     assert_eq!(
@@ -132,7 +132,7 @@ fn an_account_named_house_that_someone_signs_in_to_is_not_the_house() {
     let store = Store::open(&dir.path().join("l.db")).unwrap();
     store
         .accounts()
-        .add("House", &"0".repeat(64), "t")
+        .add("House", &"0".repeat(64), false, "t")
         .unwrap()
         .unwrap();
     let e = house::account(&store).unwrap_err();

@@ -17,72 +17,14 @@ const NOW: &str = "2026-01-01T00:00:00Z";
 const LEASE: Duration = Duration::from_secs(60);
 const SHORT: Duration = Duration::from_millis(300);
 
-/// A fresh database of either kind, and raw SQL on it for the tests that
-/// look under the store.
-enum Db {
-    Sqlite(tempfile::TempDir),
-    Postgres(String),
-}
+#[macro_use]
+#[path = "support/backends.rs"]
+mod backends;
 
-impl Db {
-    fn location(&self) -> Location {
-        match self {
-            Db::Sqlite(dir) => Location::File(dir.path().join("ludus.db")),
-            Db::Postgres(url) => Location::Postgres(url.clone()),
-        }
-    }
-
-    fn store(&self) -> Store {
-        Store::connect(&self.location()).unwrap()
-    }
-
-    /// Runs `sql`; the first column of the first row, as text, if any.
-    fn raw(&self, sql: &str) -> String {
-        match self {
-            Db::Sqlite(dir) => {
-                let c = rusqlite::Connection::open(dir.path().join("ludus.db")).unwrap();
-                let mut stmt = c.prepare(sql).unwrap();
-                let mut rows = stmt.query([]).unwrap();
-                match rows.next().unwrap() {
-                    Some(r) => match r.get_ref(0).unwrap() {
-                        rusqlite::types::ValueRef::Integer(n) => n.to_string(),
-                        rusqlite::types::ValueRef::Text(t) => String::from_utf8_lossy(t).into(),
-                        _ => String::new(),
-                    },
-                    None => String::new(),
-                }
-            }
-            Db::Postgres(url) => ludus_testkit::postgres::shared()
-                .psql(url, sql)
-                .lines()
-                .next()
-                .unwrap_or("")
-                .to_string(),
-        }
-    }
-}
-
-fn sqlite() -> Db {
-    Db::Sqlite(tempfile::tempdir().unwrap())
-}
-
-fn postgres() -> Db {
-    Db::Postgres(ludus_testkit::postgres::shared().create_database())
-}
-
-/// Runs each test on both databases.
-macro_rules! on_both {
-    ($($name:ident),* $(,)?) => {
-        mod on_sqlite {
-            $(#[test] fn $name() { super::$name(super::sqlite()) })*
-        }
-        mod on_postgres {
-            $(#[test] fn $name() { super::$name(super::postgres()) })*
-        }
-    };
-}
+use backends::{postgres, sqlite, Db};
 
 on_both!(
+    a_stale_append_is_refused_whole,
     submitting_identical_bytes_is_a_no_op_and_new_bytes_a_new_version,
     a_bot_is_fetched_by_sha256_and_refused_when_its_bytes_do_not_hash_to_it,
     a_ladder_is_created_once_with_what_it_needs_and_found_again_by_its_key,
@@ -98,6 +40,8 @@ on_both!(
     ratings_cover_only_the_finished_prefix,
     a_stopped_worker_gives_back_its_matches_without_spending_an_attempt,
     a_gone_worker_of_this_host_has_its_leases_released_at_once,
+    a_worker_is_gone_once_two_heartbeats_pass_without_one,
+    a_killed_worker_is_found_dead_not_stopped_and_comes_back_if_it_beats_again,
     status_counts_done_leased_and_pending_and_lists_workers,
     a_worker_refuses_a_ladder_that_needs_another_build_and_says_what_differs,
     a_stored_match_is_found_by_a_unique_prefix_of_its_id,
@@ -912,7 +856,8 @@ fn a_stopped_worker_gives_back_its_matches_without_spending_an_attempt(db: Db) {
     let w2 = store.queue().register_worker(1, Some(id), LEASE).unwrap();
     assert_eq!(store.queue().claim(w1, id, 2, LEASE).unwrap().len(), 2);
     store.queue().stop_worker(w1).unwrap();
-    assert!(store.queue().worker(w1).unwrap().unwrap().stopped);
+    let stopped = store.queue().worker(w1).unwrap().unwrap();
+    assert!(stopped.stopped && !stopped.found_dead, "{stopped:?}");
     let c = store.queue().claim(w2, id, 2, LEASE).unwrap();
     assert_eq!(indices(&c), vec![0, 1]);
     assert!(c.iter().all(|c| c.attempt == 1), "{c:?}");
@@ -924,9 +869,16 @@ fn a_gone_worker_of_this_host_has_its_leases_released_at_once(db: Db) {
     let gone = store.queue().register_worker(1, Some(id), LEASE).unwrap();
     let live = store.queue().register_worker(1, Some(id), LEASE).unwrap();
     store.queue().claim(gone, id, 2, LEASE).unwrap();
-    // As if it were another process of this host, killed since: no such pid.
+    // As if it were another process of this host, killed since: no such
+    // pid. While its last heartbeat is recent it is left alone (its pid
+    // may be of another pid namespace under the same host name).
     db.raw(&format!(
         "UPDATE workers SET pid = 999999999 WHERE id = {gone}"
+    ));
+    assert_eq!(store.queue().reap_local_workers().unwrap(), 0);
+    // Two heartbeats late (60 s lease: one every 12 s).
+    db.raw(&format!(
+        "UPDATE workers SET last_seen = last_seen - 25000 WHERE id = {gone}"
     ));
     assert!(store.queue().claim(live, id, 2, LEASE).unwrap().is_empty());
     assert_eq!(store.queue().reap_local_workers().unwrap(), 1);
@@ -935,6 +887,87 @@ fn a_gone_worker_of_this_host_has_its_leases_released_at_once(db: Db) {
     assert_eq!(c[0].attempt, 2, "the killed claim counts");
     // This process's own workers are never taken for gone.
     assert_eq!(store.queue().reap_local_workers().unwrap(), 0);
+}
+
+/// A worker's heartbeat comes every fifth of its lease; two intervals
+/// without one and it is shown gone (not live, not stopped), and its
+/// threads no longer count for the scheduler.
+fn a_worker_is_gone_once_two_heartbeats_pass_without_one(db: Db) {
+    use ludus_leaderboard::store::WorkerState;
+    let mut store = db.store();
+    let id = ladder(&mut store, 2);
+    // A 50 s lease: a heartbeat every 10 s, gone after 20 s of silence.
+    let lease = Duration::from_secs(50);
+    let w = store.queue().register_worker(4, Some(id), lease).unwrap();
+    assert_eq!(
+        store.queue().worker(w).unwrap().unwrap().heartbeat_ms(),
+        10_000
+    );
+    let state = |store: &Store| {
+        let s = store.queue().status(id).unwrap();
+        let demand = store
+            .queue()
+            .demand(id, Duration::from_secs(1), false)
+            .unwrap();
+        (s.workers[0].state(s.now), demand.live_threads)
+    };
+    assert_eq!(state(&store), (WorkerState::Live, 4));
+    // One heartbeat late: still live.
+    db.raw(&format!(
+        "UPDATE workers SET last_seen = last_seen - 15000 WHERE id = {w}"
+    ));
+    assert_eq!(state(&store), (WorkerState::Live, 4));
+    // Two and a half: gone, though its lease has half its length to run.
+    db.raw(&format!(
+        "UPDATE workers SET last_seen = last_seen - 10000 WHERE id = {w}"
+    ));
+    assert_eq!(state(&store), (WorkerState::NoHeartbeat, 0));
+    store.queue().heartbeat(w, lease).unwrap();
+    assert_eq!(state(&store), (WorkerState::Live, 4), "it beats again");
+}
+
+/// A worker of this host whose process is gone is recorded as found dead
+/// (`stopped = 2`), shown gone and never as stopped, which is for workers
+/// that stopped themselves; one wrongly taken for dead that beats again is
+/// live again.
+fn a_killed_worker_is_found_dead_not_stopped_and_comes_back_if_it_beats_again(db: Db) {
+    use ludus_leaderboard::store::WorkerState;
+    let mut store = db.store();
+    let id = ladder(&mut store, 3);
+    let killed = store.queue().register_worker(1, Some(id), LEASE).unwrap();
+    let live = store.queue().register_worker(1, Some(id), LEASE).unwrap();
+    assert_eq!(store.queue().claim(killed, id, 2, LEASE).unwrap().len(), 2);
+    db.raw(&format!(
+        "UPDATE workers SET pid = 999999999, last_seen = last_seen - 25000 WHERE id = {killed}"
+    ));
+    // The live worker's heartbeat finds it; a second look finds nothing more.
+    store.queue().heartbeat(live, LEASE).unwrap();
+    assert_eq!(store.queue().reap_local_workers().unwrap(), 1);
+    assert_eq!(store.queue().reap_local_workers().unwrap(), 0);
+    assert_eq!(
+        db.raw(&format!("SELECT stopped FROM workers WHERE id = {killed}")),
+        "2"
+    );
+    let s = store.queue().status(id).unwrap();
+    let w = s.workers.iter().find(|w| w.id == killed).unwrap();
+    assert!(w.found_dead && !w.stopped, "{w:?}");
+    assert_eq!(w.state(s.now), WorkerState::ProcessGone);
+    assert_eq!(
+        (s.leased, s.pending),
+        (0, 3),
+        "its two matches are claimable"
+    );
+    assert_eq!(
+        indices(&store.queue().claim(live, id, 3, LEASE).unwrap()),
+        vec![0, 1, 2]
+    );
+    // It was only frozen, and beats again: live, its matches stay the
+    // live worker's.
+    store.queue().heartbeat(killed, LEASE).unwrap();
+    let s = store.queue().status(id).unwrap();
+    let w = s.workers.iter().find(|w| w.id == killed).unwrap();
+    assert_eq!(w.state(s.now), WorkerState::Live);
+    assert_eq!(store.queue().heartbeat(killed, LEASE).unwrap(), 0);
 }
 
 fn status_counts_done_leased_and_pending_and_lists_workers(db: Db) {
@@ -1175,6 +1208,11 @@ fn a_bots_matches_are_found_through_the_bot_index_with_its_elo_after_each(db: Db
 /// history, and what schemas 7 and 8 added.
 fn back_to_schema(db: &Db, version: i32) {
     for sql in [
+        "ALTER TABLE accounts DROP COLUMN removed_at",
+        "ALTER TABLE accounts DROP COLUMN operator",
+        "ALTER TABLE ladders DROP COLUMN season",
+        "ALTER TABLE ladders DROP COLUMN closed_at",
+        "DROP TABLE paused_games",
         "ALTER TABLE ladders DROP COLUMN keep_replays",
         "ALTER TABLE ladders DROP COLUMN replays_pruned_below",
         "ALTER TABLE results DROP COLUMN refused",
@@ -1266,4 +1304,28 @@ fn a_database_from_before_the_bot_index_gets_it_when_opened(db: Db) {
         before
     );
     assert_eq!(store.results().locate("m0003").unwrap(), [(id, 3)]);
+}
+
+/// What makes two overlapping schedulers harmless (`SchedulerLock`): an
+/// append that does not start at the schedule's end is refused whole, so a
+/// top-up drawn from a stale look schedules no index twice and leaves none
+/// out.
+fn a_stale_append_is_refused_whole(db: Db) {
+    let mut store = db.store();
+    let id = ladder(&mut store, 2);
+    let at = |index: u32| ScheduledMatch {
+        index,
+        group: index,
+        seed: 100 + u64::from(index),
+        seats: vec![0, 1],
+    };
+    // Two schedulers looked at a schedule of two; the first appends.
+    assert!(store.ladders().append(id, &[at(2), at(3)]).unwrap());
+    // The second's matches start at 2 too: refused, nothing written.
+    assert!(store.ladders().append(id, &[at(2), at(3), at(4)]).is_err());
+    // A gap is refused as well.
+    assert!(store.ladders().append(id, &[at(5)]).is_err());
+    assert_eq!(store.ladders().schedule_len(id).unwrap(), 4);
+    assert!(store.ladders().append(id, &[at(4)]).unwrap());
+    assert_eq!(store.ladders().schedule_len(id).unwrap(), 5);
 }

@@ -8,7 +8,8 @@
 use crate::auth::{Account, Viewer};
 use crate::dto::{
     BotView, GameSummary, HeadToHead, LeaderboardPage, MatchSummary, Me, Page, PageQuery,
-    RatingHistory, RatingPoint, UploadQuery, Uploaded, VersionView, WasmBody,
+    RatingHistory, RatingPoint, SeasonLink, SeasonQuery, UploadQuery, Uploaded, VersionView,
+    WasmBody,
 };
 use crate::error::ErrorBody;
 use crate::extract::{Path, Query};
@@ -47,7 +48,8 @@ use utoipa::OpenApi;
         upload,
         retire,
         match_info,
-        replay
+        replay,
+        metrics
     ),
     components(schemas(
         ErrorBody,
@@ -55,6 +57,7 @@ use utoipa::OpenApi;
         GameSummary,
         Leaderboard,
         LeaderboardPage,
+        SeasonLink,
         RatingHistory,
         Row,
         Results,
@@ -154,20 +157,23 @@ pub async fn games(State(state): State<AppState>) -> Result<Json<Vec<GameSummary
 
 /// The leaderboard of a game: the latest version of every bot not retired,
 /// ranked by the ladder's rating system (`rating_system`), with each bot's
-/// Elo and rated matches; a page of it.
+/// Elo and rated matches; a page of it. The open season's, or the season
+/// `season` names (a closed one as it ended); `seasons` lists them.
 #[utoipa::path(get, path = "/api/games/{game}/leaderboard",
-    params(("game" = String, Path, description = "a game id, as `ludus games` lists"), PageQuery),
+    params(("game" = String, Path, description = "a game id, as `ludus games` lists"), PageQuery,
+        SeasonQuery),
     responses((status = 200, body = LeaderboardPage), (status = 400, body = ErrorBody),
         (status = 404, body = ErrorBody)))]
 pub async fn leaderboard(
     State(state): State<AppState>,
     Path(game): Path<String>,
     Query(page): Query<PageQuery>,
+    Query(season): Query<SeasonQuery>,
 ) -> Result<Json<LeaderboardPage>, ApiError> {
     let page = Page::of(page)?;
     Ok(Json(
         state
-            .with_store(move |s| views::leaderboard(s, &game, page))
+            .with_store(move |s| views::leaderboard(s, &game, page, season.season.as_deref()))
             .await?,
     ))
 }
@@ -285,6 +291,51 @@ pub async fn replay(
         .with_store(move |s| replays::find(s, &id, viewer.as_ref()))
         .await?;
     replays::serve(state.renders(), found, replays::Kind::Json, &headers).await
+}
+
+/// The server's metrics in Prometheus's text format: requests by route,
+/// method and status, their latencies and the uploads' validation times
+/// (counted by this process), and per game the matches finished (a
+/// counter: `rate()` of it is matches per second), waiting and in play,
+/// with the live workers and their threads (read from the database, so
+/// every worker's matches count). Answered only to the networks of
+/// `--metrics-from` (default loopback); a request through a proxy that
+/// `--trusted-proxy` does not name is refused.
+#[utoipa::path(get, path = "/metrics",
+    responses((status = 200, content_type = "text/plain", body = String,
+        description = "Prometheus's text format, version 0.0.4"),
+        (status = 403, body = ErrorBody, description = "the client is not in the networks allowed to read the metrics")))]
+pub async fn metrics(
+    State(state): State<AppState>,
+    request: axum::extract::Request,
+) -> Result<Response, ApiError> {
+    let peer = request
+        .extensions()
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|c| c.0.ip());
+    crate::metrics::may_scrape(
+        peer,
+        request.headers(),
+        &state.config().trusted_proxies,
+        &state.config().metrics_from,
+    )?;
+    // The store's families are left out (and `ludus_database_up` is 0)
+    // when the database does not answer, so the server's own still arrive.
+    let totals = match state.with_store(|s| Ok(s.queue().totals()?)).await {
+        Ok(t) => Some(t),
+        Err(e) => {
+            tracing::warn!("metrics: cannot read the queue's totals: {e}");
+            None
+        }
+    };
+    let text = state.metrics().render(totals.as_ref());
+    Ok(Response::builder()
+        .header(
+            axum::http::header::CONTENT_TYPE,
+            crate::metrics::CONTENT_TYPE,
+        )
+        .body(Body::from(text))
+        .expect("a valid answer"))
 }
 
 /// The process is up and serving: for a load balancer's liveness probe.

@@ -24,6 +24,12 @@ fn hash(secret: &str) -> String {
 /// Adds an account and returns its token, which is shown once and stored
 /// only as a hash. `None` when the name is taken.
 pub fn add_user(store: &Store, name: &str) -> anyhow::Result<Option<String>> {
+    add_account(store, name, false)
+}
+
+/// Adds an account, an operator's if `operator` (its pages show what only
+/// the operator is told), and returns its token, as [`add_user`] does.
+pub fn add_account(store: &Store, name: &str, operator: bool) -> anyhow::Result<Option<String>> {
     if !crate::uploads::is_valid_name(name) {
         anyhow::bail!(
             "`{}` is not an account name: {}",
@@ -36,17 +42,55 @@ pub fn add_user(store: &Store, name: &str) -> anyhow::Result<Option<String>> {
             "`{name}` is the name of the server's own account, which holds its house bots; choose another name"
         );
     }
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes).map_err(|e| anyhow::anyhow!("no randomness for a token: {e}"))?;
-    let secret = hex::encode(bytes);
+    let secret = new_secret()?;
     let now = ludus_leaderboard::clock::now_rfc3339();
     Ok(store
         .accounts()
-        .add(name, &hash(&secret), &now)?
-        .map(|id| format!("ludus_{id}_{secret}")))
+        .add(name, &hash(&secret), operator, &now)?
+        .map(|id| token(id, &secret)))
 }
 
-/// The account whose token this is, if it is one.
+/// A token's secret: 32 random bytes, in hex.
+fn new_secret() -> anyhow::Result<String> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).map_err(|e| anyhow::anyhow!("no randomness for a token: {e}"))?;
+    Ok(hex::encode(bytes))
+}
+
+fn token(id: i64, secret: &str) -> String {
+    format!("ludus_{id}_{secret}")
+}
+
+/// Gives the account `name` (in any case) a new token and returns it, for
+/// its holder who lost theirs: shown once, stored only as a hash, and it
+/// replaces the account's token (the old one signs in no more; an account
+/// has one token). Not for an account removed, nor the house's.
+pub fn new_token(store: &Store, name: &str) -> anyhow::Result<String> {
+    let db = store.location();
+    let Some(account) = store.accounts().named(name)? else {
+        anyhow::bail!("{db} has no account named `{name}`; `ludus user list --db {db}` lists them, `ludus user add {name}` adds it");
+    };
+    if account.token_sha256 == ludus_leaderboard::house::NO_TOKEN {
+        anyhow::bail!(
+            "`{}` is the server's own account, which holds its house bots: nobody signs in to it",
+            account.name
+        );
+    }
+    let secret = new_secret()?;
+    if account.removed_at.is_some()
+        || !store.accounts().replace_token(account.id, &hash(&secret))?
+    {
+        anyhow::bail!(
+            "the account `{}` was removed from {db}: its tokens sign in no more; add a new account with `ludus user add NAME`",
+            account.name
+        );
+    }
+    tracing::info!(account = %account.name, "new token issued; the previous one signs in no more");
+    Ok(token(account.id, &secret))
+}
+
+/// The account whose token this is, if it is one; [`ApiError::AccountRemoved`]
+/// for the token of an account the operator removed.
 pub fn verify(store: &Store, token: &str) -> Result<Option<store::Account>, ApiError> {
     let mut parts = token.splitn(3, '_');
     let (Some("ludus"), Some(id), Some(secret)) = (parts.next(), parts.next(), parts.next()) else {
@@ -62,6 +106,9 @@ pub fn verify(store: &Store, token: &str) -> Result<Option<store::Account>, ApiE
         .as_bytes()
         .ct_eq(account.token_sha256.as_bytes())
         .into();
+    if same && account.removed_at.is_some() {
+        return Err(ApiError::AccountRemoved);
+    }
     Ok(same.then_some(account))
 }
 
@@ -122,7 +169,8 @@ impl FromRequestParts<AppState> for Account {
 }
 
 /// Who reads: the account of the bearer token or of the sign-in cookie;
-/// `None` for anyone not signed in (or with a token that is not valid).
+/// `None` for anyone not signed in (or with a token that is not valid, or
+/// of an account removed).
 #[derive(Debug, Clone)]
 pub struct Viewer(pub Option<store::Account>);
 
@@ -136,7 +184,10 @@ impl FromRequestParts<AppState> for Viewer {
         else {
             return Ok(Viewer(None));
         };
-        let account = state.with_store(move |s| verify(s, &token)).await?;
+        let account = match state.with_store(move |s| verify(s, &token)).await {
+            Err(ApiError::AccountRemoved) => None,
+            verified => verified?,
+        };
         if let Some(a) = &account {
             state.limits().account(a.id)?;
         }

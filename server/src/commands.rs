@@ -15,8 +15,36 @@ use ludus_leaderboard::submit::{self, SubmitError};
 /// the upload limit. The validation match runs on a blocking thread,
 /// without holding the store and no more at once than the server allows;
 /// the name is checked again before the bot is stored, as another upload
-/// may have taken it meanwhile.
+/// may have taken it meanwhile. Logged at info either way: what was
+/// stored, or why it was refused.
 pub async fn upload(
+    state: &AppState,
+    account: Account,
+    address: ClientAddress,
+    query: UploadQuery,
+    body: Body,
+) -> Result<Uploaded, ApiError> {
+    let (name, game, who) = (query.name.clone(), query.game.clone(), account.name.clone());
+    let uploaded = upload_checked(state, account, address, query, body).await;
+    match &uploaded {
+        // A failure of the server is logged with its detail by `error::finish`.
+        Err(e) if e.status().is_client_error() => tracing::info!(
+            // Escaped: a refused name or game may be anything a client
+            // sent, and a refusal may quote what the bot printed.
+            bot = %name.escape_debug(),
+            game = %game.escape_debug(),
+            account = %who,
+            status = e.status().as_u16(),
+            code = %e.code(),
+            reason = %e.to_string().escape_debug(),
+            "upload refused"
+        ),
+        _ => {}
+    }
+    uploaded
+}
+
+async fn upload_checked(
     state: &AppState,
     account: Account,
     address: ClientAddress,
@@ -38,22 +66,36 @@ pub async fn upload(
     let _permit = state.check_permit().await;
     let limits = state.config().continuous.limits.clone();
     let st = state.clone();
+    // Its lines in the request's span, under the request's id.
+    let span = tracing::Span::current();
     tokio::task::spawn_blocking(move || {
+        let _request = span.enter();
         let UploadQuery { name, game } = query;
-        let admitted =
-            submit::admit(st.sandbox(), &name, &game, &wasm, &limits).map_err(|e| match e {
-                SubmitError::Store(e) => e.into(),
-                e => ApiError::Refused(e.to_string()),
-            })?;
+        let started = std::time::Instant::now();
+        let admitted = submit::admit(st.sandbox(), &name, &game, &wasm, &limits);
+        let took = started.elapsed();
+        st.metrics().validation(&game, admitted.is_ok(), took);
+        let admitted = admitted.map_err(|e| match e {
+            SubmitError::Store(e) => e.into(),
+            e => ApiError::Refused(e.to_string()),
+        })?;
         let validation = match admitted.report.games.first().map(|v| v.warnings()) {
             Some(0) | None => format!("passed its validation match of {game}"),
             Some(n) => format!("passed its validation match of {game}, with {n} warnings"),
         };
-        let s = st.lock()?;
+        let s = st.connection()?;
         uploads::claimed(&name, s.accounts().take_bot_name(&name, account.id)?)?;
         let accepted = admitted.store(&s, &clock::now_rfc3339())?;
         let b = accepted.stored.bot;
-        tracing::info!(bot = %b.name, version = b.version, account = %account.name, "bot uploaded");
+        tracing::info!(
+            bot = %b.name,
+            version = b.version,
+            account = %account.name,
+            game = %b.game,
+            new_version = accepted.stored.new_version,
+            validation_ms = took.as_millis() as u64,
+            "upload accepted"
+        );
         if accepted.stored.new_version {
             st.wake_scheduler();
         }
@@ -106,5 +148,6 @@ pub fn retire(store: &Store, account: &Account, name: &str) -> Result<BotView, A
         Some(_) => {}
     }
     store.accounts().retire(name)?;
+    tracing::info!(bot = %name, account = %account.name, "bot retired");
     views::bot(store, name, Page::default())
 }

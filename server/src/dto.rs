@@ -217,4 +217,30 @@ pub struct LeaderboardPage {
     /// How many more bots the game needs before its matches start (a
     /// match seats `players`); 0 once it has enough.
     pub needs: u32,
+    /// The season shown: the open one unless `?season=` names another;
+    /// `None` before the game's first season starts.
+    pub season: Option<String>,
+    /// The season shown is the open one, which the scheduler plays.
+    pub open: bool,
+    /// The game is paused: its open season schedules no new match.
+    pub paused: bool,
+    /// Every season of the game, oldest first.
+    pub seasons: Vec<SeasonLink>,
+}
+
+/// A season of a game, as the leaderboard lists it.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct SeasonLink {
+    pub name: String,
+    /// The open season; the others are closed, their boards as they ended.
+    pub open: bool,
+}
+
+/// Which season of a game's leaderboard.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SeasonQuery {
+    /// The season's name, as the leaderboard's `seasons` list it (default:
+    /// the open season).
+    pub season: Option<String>,
 }

@@ -24,8 +24,10 @@ pub enum ApiError {
     BadRequest(String),
     #[error("this needs an API token: send `Authorization: Bearer TOKEN` (`ludus user add NAME` makes one)")]
     Unauthorized,
-    #[error("the API token is not valid; ask the server's operator for a new one")]
+    #[error("the API token is not valid; the server's operator gives your account a new one with `ludus user token NAME` (it replaces the old)")]
     BadToken,
+    #[error("this account was removed by the server's operator: its tokens sign in no more")]
+    AccountRemoved,
     #[error("{0}")]
     Forbidden(String),
     #[error("{0}")]
@@ -57,7 +59,8 @@ pub struct ErrorBody {
 #[derive(Debug, Serialize, serde::Deserialize, ToSchema)]
 pub struct ErrorDetail {
     /// A stable word to branch on: `bad_request`, `unauthorized`,
-    /// `bad_token`, `forbidden`, `not_found`, `method_not_allowed`,
+    /// `bad_token`, `account_removed` (the operator removed the account of
+    /// the token), `forbidden`, `not_found`, `method_not_allowed`,
     /// `timeout`, `too_large`, `unsupported_media_type`, `refused`,
     /// `too_many`, `unavailable` (the database is out of reach for now;
     /// try again), `integrity` (a replay played again differs from its
@@ -75,7 +78,9 @@ impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            ApiError::Unauthorized | ApiError::BadToken => StatusCode::UNAUTHORIZED,
+            ApiError::Unauthorized | ApiError::BadToken | ApiError::AccountRemoved => {
+                StatusCode::UNAUTHORIZED
+            }
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
@@ -93,6 +98,7 @@ impl ApiError {
             ApiError::BadRequest(_) => "bad_request",
             ApiError::Unauthorized => "unauthorized",
             ApiError::BadToken => "bad_token",
+            ApiError::AccountRemoved => "account_removed",
             ApiError::Forbidden(_) => "forbidden",
             ApiError::NotFound(_) => "not_found",
             ApiError::TooLarge(_) => "too_large",
@@ -239,17 +245,21 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// The id the server gave the request (empty before it has one).
+pub fn request_id(headers: &axum::http::HeaderMap) -> String {
+    headers
+        .get(REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string()
+}
+
 /// Gives every error answer the one shape, with the request's id: a
 /// handler's error as it wrote it, any other (a layer's, the router's) by
 /// its status. Pages keep their own error pages. What failed inside is
 /// logged here, under the request id.
 pub async fn finish(request: Request, next: Next) -> Response {
-    let id = request
-        .headers()
-        .get(REQUEST_ID)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-        .to_string();
+    let id = request_id(request.headers());
     let (method, path) = (request.method().clone(), request.uri().path().to_string());
     let response = next.run(request).await;
     let status = response.status();

@@ -27,9 +27,12 @@ pub mod dto;
 pub mod error;
 mod extract;
 pub mod listen;
+pub mod metrics;
 pub mod pages;
+pub mod pool;
 pub mod rate_limit;
 pub mod replays;
+pub mod request_log;
 pub mod routes;
 pub mod scheduler;
 pub mod security;
@@ -69,7 +72,12 @@ pub async fn serve(config: ServerConfig) -> anyhow::Result<()> {
     tracing::info!(%local, "serving");
     // The one line scripts wait for.
     println!("ludus serve: listening on http://{local}");
-    let background = scheduler::start(state.clone());
+    let name = format!(
+        "ludus serve on {} (pid {}, {local})",
+        ludus_leaderboard::store::SchedulerLock::this_host(),
+        std::process::id()
+    );
+    let background = scheduler::start(state.clone(), name);
     if let Some(dir) = state.config().house.clone() {
         tokio::spawn(stock_house(state.clone(), dir));
     }

@@ -4,7 +4,7 @@
 //! bot's owner sees its logs on its matches' pages.
 
 use crate::auth::{self, Viewer};
-use crate::dto::{Page, PageQuery};
+use crate::dto::{Page, PageQuery, SeasonQuery};
 use crate::extract::Form;
 use crate::extract::{Path, Query};
 use crate::{error::ApiError, replays, state::AppState, templates, views};
@@ -31,11 +31,12 @@ pub async fn game(
     State(state): State<AppState>,
     Path(game): Path<String>,
     Query(at): Query<PageQuery>,
+    Query(season): Query<SeasonQuery>,
 ) -> Response {
     let board = match Page::of(at) {
         Ok(at) => {
             state
-                .with_store(move |s| views::leaderboard(s, &game, at))
+                .with_store(move |s| views::leaderboard(s, &game, at, season.season.as_deref()))
                 .await
         }
         Err(e) => Err(e),
@@ -43,16 +44,38 @@ pub async fn game(
     page(board, templates::game)
 }
 
+/// A bot's page; for an operator, also the bots of other accounts with
+/// the same bytes as one of its versions.
 pub async fn bot(
     State(state): State<AppState>,
+    Viewer(viewer): Viewer,
     Path(name): Path<String>,
     Query(at): Query<PageQuery>,
 ) -> Response {
+    let operator = viewer.is_some_and(|a| a.operator);
     let view = match Page::of(at) {
-        Ok(at) => state.with_store(move |s| views::bot(s, &name, at)).await,
+        Ok(at) => {
+            state
+                .with_store(move |s| {
+                    let view = views::bot(s, &name, at)?;
+                    let same = match operator {
+                        true => ludus_leaderboard::operator::same_bytes_as(s, &name)?,
+                        false => Vec::new(),
+                    };
+                    Ok((view, same))
+                })
+                .await
+        }
         Err(e) => Err(e),
     };
-    page(view, templates::bot)
+    let mut answer = page(view, |(v, same)| templates::bot(v, same));
+    // Who signs in changes the page: no cache may give one's to another.
+    let [cache, vary] = crate::security::private_values();
+    answer.headers_mut().insert(header::VARY, vary);
+    if operator {
+        answer.headers_mut().insert(header::CACHE_CONTROL, cache);
+    }
+    answer
 }
 
 /// The replay viewer's own page, with the seats' logs kept for their owners.
@@ -90,14 +113,17 @@ pub async fn signin(State(state): State<AppState>, Form(form): Form<SignIn>) -> 
             Redirect::to("/"),
         )
             .into_response(),
-        Ok(None) => (
-            StatusCode::UNAUTHORIZED,
-            templates::layout(
-                "Sign in",
-                maud::html! { p { (ApiError::BadToken.to_string()) } },
-            ),
-        )
-            .into_response(),
+        Ok(None) => refused(ApiError::BadToken),
+        Err(e @ ApiError::AccountRemoved) => refused(e),
         Err(e) => (e.status(), templates::error(&e)).into_response(),
     }
+}
+
+/// The sign-in page again, saying why the token was refused and what to do.
+fn refused(why: ApiError) -> Response {
+    (
+        StatusCode::UNAUTHORIZED,
+        templates::layout("Sign in", maud::html! { p { (why.to_string()) } }),
+    )
+        .into_response()
 }

@@ -43,9 +43,21 @@ impl ClientAddress {
 /// that is not a trusted proxy (read from the right, as each proxy
 /// appends the address it saw).
 pub fn client_address(peer: IpAddr, headers: &HeaderMap, trusted: &[IpNet]) -> ClientAddress {
+    ClientAddress::of(client_ip(peer, headers, trusted))
+}
+
+/// The client's own address, found as [`client_address`] finds it but
+/// whole (an IPv4 address mapped into IPv6 as its IPv4 one): what an
+/// allow-list of networks is checked against.
+pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[IpNet]) -> IpAddr {
+    let plain = |ip: IpAddr| match ip {
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
+        v4 => v4,
+    };
+    let peer = plain(peer);
     let is_trusted = |ip: &IpAddr| trusted.iter().any(|net| net.contains(ip));
     if !is_trusted(&peer) {
-        return ClientAddress::of(peer);
+        return peer;
     }
     let forwarded = headers
         .get_all("x-forwarded-for")
@@ -56,13 +68,13 @@ pub fn client_address(peer: IpAddr, headers: &HeaderMap, trusted: &[IpNet]) -> C
         .collect::<Vec<_>>();
     for hop in forwarded.iter().rev() {
         match hop.parse::<IpAddr>() {
-            Ok(ip) if is_trusted(&ip) => continue,
-            Ok(ip) => return ClientAddress::of(ip),
+            Ok(ip) if is_trusted(&plain(ip)) => continue,
+            Ok(ip) => return plain(ip),
             // A hop a trusted proxy did not write: the chain ends here.
             Err(_) => break,
         }
     }
-    ClientAddress::of(peer)
+    peer
 }
 
 /// The rate limiters, and the uploads in progress per address.

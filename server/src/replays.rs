@@ -1,15 +1,15 @@
 //! Serving a match's replay, as JSON or as the viewer's page. A replay is
-//! found under the store's lock (a few small reads and its gzip), then
-//! decoded, stripped of the logs its visitor may not see, and rendered off
-//! the lock on a blocking thread, no more at once than [`RENDERS_AT_ONCE`];
+//! found over a pooled connection (a few small reads and its gzip), then
+//! decoded, stripped of the logs its visitor may not see, and rendered once
+//! the connection is given back, on a blocking thread, no more at once than [`RENDERS_AT_ONCE`];
 //! one that decodes to more than [`MAX_REPLAY_BYTES`] is not served here.
 //! What is rendered is kept (bounded in bytes) and named by an ETag, so a
 //! popular match is rendered once and a browser that has it gets a 304.
 //! An answer that shows a bot's logs to its owner is never kept by a cache.
 //!
 //! A replay its ladder did not store is regenerated: the match is played
-//! again on a blocking thread, over a connection of its own (the match
-//! never holds the store's lock), and checked against the sha256 its result
+//! again on a blocking thread, over a connection of the pool (held by no
+//! request meanwhile), and checked against the sha256 its result
 //! records ([`ludus_leaderboard::replays`]). No more regenerations run at
 //! once than the server's `regenerations_at_once`; a request that waits
 //! for one longer than [`REGENERATION_WAIT`] is told to come back. The
@@ -20,7 +20,7 @@ use crate::views;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use ludus_host::{Replay, Sandbox};
-use ludus_leaderboard::store::{Account, Location, Store};
+use ludus_leaderboard::store::{Account, Store};
 use std::io::Read;
 use std::sync::Arc;
 use tokio::sync::Semaphore;
@@ -158,8 +158,8 @@ impl quick_cache::Weighter<String, Arc<Vec<u8>>> for Bytes {
 /// The renders and regenerations running, and the answers and
 /// regenerated replays kept.
 pub struct Renders {
-    /// The database and the sandbox a regeneration plays with.
-    db: Location,
+    /// The database's connections and the sandbox a regeneration plays with.
+    pool: crate::pool::Pool,
     sandbox: Arc<Sandbox>,
     permits: Semaphore,
     kept: quick_cache::sync::Cache<String, Arc<Vec<u8>>, Bytes>,
@@ -172,13 +172,13 @@ impl Renders {
     /// `regenerations_at_once` matches played again at once at most, and
     /// `cache_bytes` of regenerated replays kept.
     pub fn new(
-        db: Location,
+        pool: crate::pool::Pool,
         sandbox: Arc<Sandbox>,
         regenerations_at_once: usize,
         cache_bytes: u64,
     ) -> Renders {
         Renders {
-            db,
+            pool,
             sandbox,
             permits: Semaphore::new(RENDERS_AT_ONCE),
             kept: quick_cache::sync::Cache::with_weighter(1024, KEPT_BYTES, Bytes),
@@ -206,13 +206,16 @@ async fn regenerate(renders: &Renders, match_id: &str) -> Result<Arc<Vec<u8>>, A
     if let Some(gz) = renders.regenerated.get(match_id) {
         return Ok(gz);
     }
-    let (location, sandbox, id) = (
-        renders.db.clone(),
+    let (pool, sandbox, id) = (
+        renders.pool.clone(),
         renders.sandbox.clone(),
         match_id.to_string(),
     );
     let gz = tokio::task::spawn_blocking(move || {
-        let store = Store::connect_existing(&location).map_err(ApiError::from)?;
+        let store = pool.get().map_err(|e| {
+            tracing::warn!("no connection to the database: {e}");
+            ApiError::Unavailable
+        })?;
         let replay = ludus_leaderboard::replays::regenerate(&store, &sandbox, &id)
             .map_err(regeneration_error)?;
         Ok::<_, ApiError>(ludus_host::gzip(&replay.to_bytes(false)))

@@ -2,12 +2,14 @@
 //! handler, its body limit (the upload's is the server's upload limit,
 //! every other route's [`SMALL_BODY`]), and whether its answer depends on
 //! who asks (then no cache may keep it). Around every route, from the
-//! outside in: a request id, tracing, the one error shape, the security
-//! headers, the request's and its body's time limits, the rate limit.
+//! outside in: a request id (the server's own: one a client sent is
+//! replaced), the request's log line and counts ([`crate::request_log`]),
+//! tracing, the one error shape, the security headers, the request's and
+//! its body's time limits, the rate limit.
 
 use crate::error::{self, ApiError, REQUEST_ID};
 use crate::state::AppState;
-use crate::{api, pages, rate_limit, security};
+use crate::{api, pages, rate_limit, request_log, security};
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderName, Request, StatusCode};
 use axum::routing::{get, post, MethodRouter};
@@ -58,10 +60,14 @@ pub fn router(state: AppState) -> Router {
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .layer(body_limit(SMALL_BODY));
     // For a load balancer's probes, which come often from one address:
-    // outside the rate limit, and answering no more than they must.
+    // outside the rate limit, and answering no more than they must. The
+    // metrics too, for the monitoring's scrapes, which must not fail when
+    // traffic is high; they answer only the addresses the operator allows,
+    // before any work.
     let health = Router::new()
         .route("/healthz", get(api::healthz))
-        .route("/readyz", get(api::readyz));
+        .route("/readyz", get(api::readyz))
+        .route("/metrics", private(get(api::metrics)));
     let request_id = HeaderName::from_static(REQUEST_ID);
     let [csp, nosniff, frames, referrer] = security::headers();
     Router::new()
@@ -78,7 +84,12 @@ pub fn router(state: AppState) -> Router {
         .merge(health)
         .layer(
             ServiceBuilder::new()
+                .layer(axum::middleware::map_request(no_client_request_id))
                 .layer(SetRequestIdLayer::new(request_id.clone(), MakeRequestUuid))
+                .layer(axum::middleware::from_fn_with_state(
+                    state.clone(),
+                    request_log::observe,
+                ))
                 .layer(TraceLayer::new_for_http().make_span_with(|req: &Request<_>| {
                     let id = req
                         .headers()
@@ -86,7 +97,11 @@ pub fn router(state: AppState) -> Router {
                         .and_then(|v| v.to_str().ok())
                         .unwrap_or("");
                     tracing::info_span!("request", id, method = %req.method(), path = %req.uri().path())
-                }))
+                })
+                // A request's one line is `request_log::observe`'s; a failure's
+                // detail is `error::finish`'s.
+                .on_response(())
+                .on_failure(()))
                 .layer(PropagateRequestIdLayer::new(request_id))
                 .layer(axum::middleware::from_fn(error::finish))
                 .layer(csp)
@@ -100,6 +115,13 @@ pub fn router(state: AppState) -> Router {
                 .layer(RequestBodyTimeoutLayer::new(config.body_timeout)),
         )
         .with_state(state)
+}
+
+/// The request without the id a client sent: the id is the server's own,
+/// so that a client writes nothing into the log through it.
+async fn no_client_request_id(mut req: axum::extract::Request) -> axum::extract::Request {
+    req.headers_mut().remove(REQUEST_ID);
+    req
 }
 
 /// A body limit of `bytes`, announced or not: axum's own default limit

@@ -4,7 +4,7 @@
 
 use crate::state::AppState;
 use ludus_leaderboard::continuous::{self, Look};
-use ludus_leaderboard::store::Store;
+use ludus_leaderboard::store::{SchedulerLock, Store};
 use ludus_leaderboard::worker::{self, WorkerOptions};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -16,10 +16,11 @@ pub struct Background {
 }
 
 /// Starts the scheduler and, with `workers > 0`, the in-process worker,
-/// which starts again after an error until the server stops.
-pub fn start(state: AppState) -> Background {
+/// which starts again after an error until the server stops. `name` is what
+/// the other servers of the database call this one while it schedules.
+pub fn start(state: AppState, name: String) -> Background {
     let worker = (state.config().workers > 0).then(|| tokio::spawn(keep_working(state.clone())));
-    let scheduler = tokio::spawn(schedule_forever(state));
+    let scheduler = tokio::spawn(schedule_forever(state, name));
     Background { scheduler, worker }
 }
 
@@ -28,22 +29,32 @@ impl Background {
     /// matches it holds (the stop flag is already set).
     pub async fn stop(self) {
         self.scheduler.abort();
+        let _ = self.scheduler.await;
         if let Some(w) = self.worker {
             let _ = w.await;
         }
     }
 }
 
+/// How often a server that does not schedule tries to take the scheduler,
+/// and the one that does checks it still holds it: a server that dies is
+/// replaced within about this long.
+pub const TRY_TO_SCHEDULE_EVERY: Duration = Duration::from_secs(1);
+
 /// How often the scheduler looks at every game's bots even when no upload
-/// or retirement told it to (bots stored by another server or by the
+/// or retirement told it to (bots stored through another server or by the
 /// operator's `ludus submit`).
 const LOOK_AT_BOTS_EVERY: Duration = Duration::from_secs(2);
 
 /// Tops up every game's continuous ladder whenever results arrive or bots
 /// change, and every [`crate::ServerConfig::schedule_every`] besides: the
-/// matches waiting follow the workers ([`continuous::demand`]).
-async fn schedule_forever(state: AppState) {
+/// matches waiting follow the workers ([`continuous::demand`]). Only while
+/// this server holds the database's [`SchedulerLock`]: of the servers on
+/// one database, one schedules, and another takes over when it goes.
+async fn schedule_forever(state: AppState, name: String) {
     let mut bots_looked_at: Option<std::time::Instant> = None;
+    let mut seat = Seat::new(SchedulerLock::new(&state.config().db, &name), name);
+    let mut tried: Option<std::time::Instant> = None;
     loop {
         tokio::select! {
             _ = state.wake().notified() => {}
@@ -52,8 +63,18 @@ async fn schedule_forever(state: AppState) {
         if state.stopping().load(Ordering::Relaxed) {
             return;
         }
-        // Wall-clock time only paces the scheduler's looks; what it
-        // schedules derives from the ladder's seed and indices alone.
+        // Wall-clock time only paces the scheduler's looks and tries; what
+        // it schedules derives from the ladder's seed and indices alone.
+        if tried.is_none_or(|t| t.elapsed() >= TRY_TO_SCHEDULE_EVERY) {
+            tried = Some(std::time::Instant::now());
+            if seat.try_hold().await == Some(Taken::Now) {
+                // What changed while another server scheduled.
+                bots_looked_at = None;
+            }
+        }
+        if !seat.held() {
+            continue;
+        }
         let look = match bots_looked_at {
             Some(t) if t.elapsed() < LOOK_AT_BOTS_EVERY && !state.take_bots_changed() => {
                 Look::Queue
@@ -89,6 +110,88 @@ async fn schedule_forever(state: AppState) {
                 Err(e) => tracing::error!(game, "cannot schedule: {e}"),
             }
         }
+    }
+}
+
+/// Whether this server holds the scheduler lock, and since when.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Taken {
+    /// At this try.
+    Now,
+    /// Since an earlier try.
+    Before,
+}
+
+/// This server's claim on the scheduler, and what it last told the log
+/// about it (each change once, not once a second).
+struct Seat {
+    /// `None` only while a try runs on a blocking thread.
+    lock: Option<SchedulerLock>,
+    name: String,
+    holder_told: Option<String>,
+    failing: bool,
+}
+
+impl Seat {
+    fn new(lock: SchedulerLock, name: String) -> Seat {
+        Seat {
+            lock: Some(lock),
+            name,
+            holder_told: None,
+            failing: false,
+        }
+    }
+
+    fn held(&self) -> bool {
+        self.lock.as_ref().is_some_and(|l| l.held())
+    }
+
+    /// Takes the lock if it is free, or checks that this server still
+    /// holds it; logs who schedules whenever that changes.
+    async fn try_hold(&mut self) -> Option<Taken> {
+        let was = self.held();
+        let mut lock = self.lock.take()?;
+        let (lock, outcome) = tokio::task::spawn_blocking(move || {
+            let outcome = lock.try_hold().and_then(|held| {
+                let holder = if held { None } else { lock.holder()? };
+                Ok((held, holder))
+            });
+            (lock, outcome)
+        })
+        .await
+        .ok()?;
+        self.lock = Some(lock);
+        let failed = outcome.is_err();
+        let taken = match outcome {
+            Ok((true, _)) if was => Some(Taken::Before),
+            Ok((true, _)) => {
+                tracing::info!(server = %self.name, "this server schedules the continuous ladders");
+                self.holder_told = None;
+                Some(Taken::Now)
+            }
+            Ok((false, holder)) => {
+                if was {
+                    tracing::warn!("this server no longer schedules the continuous ladders");
+                }
+                if was || holder != self.holder_told {
+                    let named = holder.clone().unwrap_or_else(|| "no server".into());
+                    tracing::info!(holder = %named, "another server schedules the continuous ladders; this one takes over if it goes");
+                }
+                self.holder_told = holder;
+                None
+            }
+            Err(e) if was => {
+                tracing::warn!("this server no longer schedules the continuous ladders: {e}");
+                None
+            }
+            Err(e) if !self.failing => {
+                tracing::warn!("cannot ask the database which server schedules (tried again every second): {e}");
+                None
+            }
+            Err(_) => None,
+        };
+        self.failing = failed;
+        taken
     }
 }
 

@@ -60,15 +60,19 @@ pub fn headers() -> [SetResponseHeaderLayer<HeaderValue>; 4] {
 /// The headers of an answer that depends on who asks (a bot's logs are its
 /// owner's): no cache keeps it, and one that would is told it varies.
 pub fn private() -> [SetResponseHeaderLayer<HeaderValue>; 2] {
+    let [cache, vary] = private_values();
     [
-        SetResponseHeaderLayer::overriding(
-            header::CACHE_CONTROL,
-            HeaderValue::from_static("private, no-store"),
-        ),
-        SetResponseHeaderLayer::overriding(
-            header::VARY,
-            HeaderValue::from_static("Authorization, Cookie"),
-        ),
+        SetResponseHeaderLayer::overriding(header::CACHE_CONTROL, cache),
+        SetResponseHeaderLayer::overriding(header::VARY, vary),
+    ]
+}
+
+/// The values of [`private`]'s `Cache-Control` and `Vary`, for a handler
+/// whose answer depends on who asks only sometimes.
+pub fn private_values() -> [HeaderValue; 2] {
+    [
+        HeaderValue::from_static("private, no-store"),
+        HeaderValue::from_static("Authorization, Cookie"),
     ]
 }
 
@@ -105,6 +109,10 @@ mod tests {
             per_page: 20,
             total: 0,
             needs: 2,
+            season: None,
+            open: true,
+            paused: false,
+            seasons: Vec::new(),
         })
         .0;
         let mut seen = 0;

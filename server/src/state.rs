@@ -1,19 +1,20 @@
-//! What every request shares: the store (used on blocking threads only),
-//! the sandbox that validates uploads, the bound on validations running at
-//! once, and the rate limiter.
+//! What every request shares: the pool of the store's connections (used on
+//! blocking threads only), the sandbox that validates uploads, the bound on
+//! validations running at once, and the rate limiter.
 
 use crate::error::ApiError;
 use crate::listen::ConnectionLimits;
+use crate::pool::{self, Pool};
 use crate::rate_limit::Limits;
 use crate::replays::Renders;
 use ipnet::IpNet;
 use ludus_host::Sandbox;
 use ludus_leaderboard::continuous::ContinuousConfig;
-use ludus_leaderboard::store::{Location, Store};
+use ludus_leaderboard::store::{Location, Store, StoreError};
 use std::mem::ManuallyDrop;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Semaphore;
 
@@ -56,6 +57,10 @@ pub struct ServerConfig {
     /// did not store, and the bytes of regenerated replays kept.
     pub regenerations_at_once: usize,
     pub replay_cache_bytes: u64,
+    /// Connections to the database that requests share.
+    pub db_connections: u32,
+    /// The networks `GET /metrics` answers (`--metrics-from`).
+    pub metrics_from: Vec<IpNet>,
 }
 
 impl ServerConfig {
@@ -83,6 +88,8 @@ impl ServerConfig {
             house: None,
             regenerations_at_once: 1,
             replay_cache_bytes: 64 << 20,
+            db_connections: 8,
+            metrics_from: crate::metrics::loopback(),
         }
     }
 }
@@ -93,29 +100,36 @@ pub struct AppState(Arc<Inner>);
 struct Inner {
     config: ServerConfig,
     /// Dropped by hand, see `Drop for Inner`.
-    store: ManuallyDrop<Mutex<Store>>,
+    pool: ManuallyDrop<Pool>,
     sandbox: Arc<Sandbox>,
     checks: Semaphore,
     uploads: Semaphore,
     limits: Arc<Limits>,
-    renders: Renders,
+    /// Dropped by hand, with the pool it shares.
+    renders: ManuallyDrop<Renders>,
     stopping: Arc<AtomicBool>,
     /// Wakes the scheduler: bots changed, or results came in.
     wake: Arc<tokio::sync::Notify>,
     /// Whether bots were stored or retired since the scheduler last looked.
     bots_changed: AtomicBool,
+    metrics: crate::metrics::Metrics,
 }
 
 impl Drop for Inner {
     /// A PostgreSQL client closes by blocking on a runtime of its own, which
     /// panics on a thread of the server's; the last handle may go on one,
-    /// so the store is closed on a thread of its own.
+    /// so the pool's connections are closed on a thread of their own.
     fn drop(&mut self) {
-        // SAFETY: `store` is not used again; this is the one place it is
-        // taken.
-        let store = unsafe { ManuallyDrop::take(&mut self.store) };
+        // SAFETY: `pool` and `renders` are not used again; this is the one
+        // place they are taken.
+        let (pool, renders) = unsafe {
+            (
+                ManuallyDrop::take(&mut self.pool),
+                ManuallyDrop::take(&mut self.renders),
+            )
+        };
         std::thread::scope(|s| {
-            s.spawn(move || drop(store));
+            s.spawn(move || drop((renders, pool)));
         });
     }
 }
@@ -127,6 +141,7 @@ impl AppState {
         let db = config.db.clone();
         let continuous = config.continuous.clone();
         let (store, sandbox) = tokio::task::spawn_blocking(move || {
+            // Made or migrated here, once; the pool's connections find it so.
             let store = Store::connect(&db)?;
             continuous.check_game_configs(&store)?;
             // Results stay; their replays are gone unless kept first.
@@ -139,32 +154,46 @@ impl AppState {
             anyhow::Ok((store, Sandbox::new()?))
         })
         .await??;
-        Ok(AppState::new(config, store, Arc::new(sandbox)))
+        tokio::task::spawn_blocking(move || {
+            drop(store);
+            Ok(AppState::new(config, Arc::new(sandbox))?)
+        })
+        .await?
     }
 
-    pub fn new(config: ServerConfig, store: Store, sandbox: Arc<Sandbox>) -> AppState {
+    /// The state of a server on `config.db`, which must exist at this
+    /// Ludus's schema; opens the pool's first connection. Blocks: call it
+    /// off the async runtime's threads.
+    pub fn new(config: ServerConfig, sandbox: Arc<Sandbox>) -> Result<AppState, StoreError> {
+        let pool = pool::open(&config.db, config.db_connections)?;
         let limits = Limits::new(
             config.rate_per_second,
             config.rate_burst,
             config.uploads_per_address,
         );
-        AppState(Arc::new(Inner {
+        Ok(AppState(Arc::new(Inner {
             checks: Semaphore::new(config.checks_at_once.max(1)),
             uploads: Semaphore::new(config.uploads_at_once.max(1)),
             limits: Arc::new(limits),
-            renders: Renders::new(
-                config.db.clone(),
+            renders: ManuallyDrop::new(Renders::new(
+                pool.clone(),
                 sandbox.clone(),
                 config.regenerations_at_once,
                 config.replay_cache_bytes,
-            ),
+            )),
             config,
-            store: ManuallyDrop::new(Mutex::new(store)),
+            pool: ManuallyDrop::new(pool),
             sandbox,
             stopping: Arc::new(AtomicBool::new(false)),
             wake: Arc::new(tokio::sync::Notify::new()),
             bots_changed: AtomicBool::new(true),
-        }))
+            metrics: crate::metrics::Metrics::default(),
+        })))
+    }
+
+    /// The counters `GET /metrics` reports.
+    pub fn metrics(&self) -> &crate::metrics::Metrics {
+        &self.0.metrics
     }
 
     pub fn config(&self) -> &ServerConfig {
@@ -222,27 +251,14 @@ impl AppState {
         &self.0.stopping
     }
 
-    /// The store, on a blocking thread only. A connection the database
-    /// closed (a PostgreSQL restart) is replaced by a new one here, so the
-    /// request that finds it gone fails (503) and the next ones work.
-    pub(crate) fn lock(&self) -> Result<std::sync::MutexGuard<'_, Store>, ApiError> {
-        let mut store = self
-            .0
-            .store
-            .lock()
-            .map_err(|_| ApiError::Internal("the store's lock is poisoned".into()))?;
-        if store.connection_lost() {
-            tracing::warn!(db = %self.0.config.db, "the connection to the database was lost; connecting again");
-            let fresh = Store::connect(&self.0.config.db)?;
-            let gone = std::mem::replace(&mut *store, fresh);
-            // As at shutdown: a PostgreSQL client is not dropped on a
-            // thread of the async runtime.
-            std::thread::scope(|s| {
-                s.spawn(move || drop(gone));
-            });
-            tracing::info!(db = %self.0.config.db, "connected to the database again");
-        }
-        Ok(store)
+    /// A connection of the pool, on a blocking thread only: waits for one
+    /// while all are in use, up to [`pool::WAIT_FOR_A_CONNECTION`], then
+    /// the request is told the server is busy (503).
+    pub fn connection(&self) -> Result<pool::Connection, ApiError> {
+        self.0.pool.get().map_err(|e| {
+            tracing::warn!("no connection to the database: {e}");
+            ApiError::Unavailable
+        })
     }
 
     /// Runs `f` with the store on a blocking thread.
@@ -251,7 +267,7 @@ impl AppState {
         f: impl FnOnce(&Store) -> Result<T, ApiError> + Send + 'static,
     ) -> Result<T, ApiError> {
         let state = self.clone();
-        tokio::task::spawn_blocking(move || f(&*state.lock()?))
+        tokio::task::spawn_blocking(move || f(&*state.connection()?))
             .await
             .map_err(|e| ApiError::Internal(format!("a blocking task failed: {e}")))?
     }

@@ -8,6 +8,7 @@ use crate::dto::{BotView, GameSummary, LeaderboardPage};
 use crate::error::ApiError;
 use axum::response::Html;
 use ludus_host::numbers::{count, fixed};
+use ludus_leaderboard::store::SameBytes;
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
@@ -99,6 +100,7 @@ pub(crate) const POLL: &str = r#"
   const table = document.getElementById('board');
   const status = document.getElementById('status');
   const needs = document.getElementById('needs');
+  const paused = document.getElementById('paused');
   async function refresh() {
     try {
       const r = await fetch(table.dataset.api, {headers: {'Accept': 'application/json'}});
@@ -106,6 +108,7 @@ pub(crate) const POLL: &str = r#"
       const lb = await r.json();
       status.textContent = lb.rated + ' of ' + lb.scheduled + ' scheduled matches rated';
       needs.hidden = lb.needs === 0;
+      paused.hidden = !lb.paused;
       needs.textContent = lb.needs === 0 ? '' : lb.game + ' needs ' + lb.needs + ' more bot'
         + (lb.needs === 1 ? '' : 's') + ' before its matches start: a '
         + (lb.players > 2 ? 'table' : 'match') + ' seats ' + lb.players + '.';
@@ -140,14 +143,46 @@ pub(crate) const POLL: &str = r#"
 /// A game's live leaderboard, named after the system that ranks it.
 pub fn game(page: &LeaderboardPage) -> Html<String> {
     let lb = &page.board;
-    let here = format!("/games/{}", url_part(&lb.game));
+    let base = format!("/games/{}", url_part(&lb.game));
+    // A closed season's links name it; the open season's follow the game.
+    let named = match (&page.season, page.open) {
+        (Some(s), false) => format!("season={}", url_part(s)),
+        _ => String::new(),
+    };
+    let here = match named.as_str() {
+        "" => base.clone(),
+        q => format!("{base}?{q}"),
+    };
     layout(
         &format!("{}: leaderboard", lb.game),
         html! {
+            @if page.seasons.len() > 1 {
+                nav #seasons {
+                    "Seasons: "
+                    @for s in &page.seasons {
+                        @let label = if s.open { format!("{} (open)", s.name) } else { s.name.clone() };
+                        @if page.season.as_deref() == Some(s.name.as_str()) {
+                            strong { (label) }
+                        } @else if s.open {
+                            a href=(base) { (label) }
+                        } @else {
+                            a href={ (base) "?season=" (url_part(&s.name)) } { (label) }
+                        }
+                        " "
+                    }
+                }
+            }
+            @if let Some(season) = &page.season {
+                p #season {
+                    (season)
+                    @if page.open { ", open" } @else { ", closed: its board as the season ended" }
+                }
+            }
+            p #paused hidden[!page.paused] { "Paused by the operator: no new match is scheduled until it resumes." }
             p #status { (lb.rated) " of " (lb.scheduled) " scheduled matches rated" }
             p #needs hidden[page.needs == 0] { (needs(&lb.game, page.needs, lb.players).unwrap_or_default()) }
             p { "Ranked by " (lb.rating_system) "." }
-            table #board data-api={ "/api/games/" (url_part(&lb.game)) "/leaderboard?page=" (page.page) "&per_page=" (page.per_page) } data-house=(HOUSE_TITLE) {
+            table #board data-api={ "/api/games/" (url_part(&lb.game)) "/leaderboard?page=" (page.page) "&per_page=" (page.per_page) @if !named.is_empty() { "&" (named) } } data-house=(HOUSE_TITLE) {
                 tr { th { "#" } th { "bot" } th { "version" } th { "owner" } th.num { "rating" } th.num { "±" } th.num { "Elo" } th.num { "matches" } }
                 @for r in &lb.rows {
                     tr {
@@ -171,20 +206,25 @@ pub fn game(page: &LeaderboardPage) -> Html<String> {
     )
 }
 
-/// Links to the pages before and after page `number` of a list of `total`.
+/// Links to the pages before and after page `number` of a list of `total`;
+/// `base` may have a query of its own.
 fn pager(base: &str, number: u32, per_page: u32, total: u32) -> Markup {
     let last = total.div_ceil(per_page).max(1);
+    let base = match base.contains('?') {
+        true => format!("{base}&"),
+        false => format!("{base}?"),
+    };
     html! {
         @if last > 1 {
             nav.pager {
                 @if number > 1 {
-                    a href={ (base) "?page=" (number - 1) "&per_page=" (per_page) } { "← newer" }
+                    a href={ (base) "page=" (number - 1) "&per_page=" (per_page) } { "← newer" }
                     " "
                 }
                 "page " (number.min(last)) " of " (last)
                 @if number < last {
                     " "
-                    a href={ (base) "?page=" (number + 1) "&per_page=" (per_page) } { "older →" }
+                    a href={ (base) "page=" (number + 1) "&per_page=" (per_page) } { "older →" }
                 }
             }
         }
@@ -226,8 +266,10 @@ fn chart(view: &BotView) -> Markup {
     }
 }
 
-/// A bot's page: its versions, rating chart, recent matches, head to head.
-pub fn bot(v: &BotView) -> Html<String> {
+/// A bot's page: its versions, rating chart, recent matches, head to head;
+/// and `same`, the bots of other accounts with the same bytes as one of
+/// its versions, which only an operator is shown (empty for anyone else).
+pub fn bot(v: &BotView, same: &[SameBytes]) -> Html<String> {
     layout(
         &format!("bot {}", v.name),
         html! {
@@ -236,6 +278,13 @@ pub fn bot(v: &BotView) -> Html<String> {
                 @if let Some(o) = &v.owner { "; uploaded by " (o) }
                 @if v.retired { "; retired" }
                 ". Turns with a fault: " (v.fault_turns) "."
+            }
+            @for b in same {
+                p.same {
+                    "Same bytes as "
+                    a href={ "/bots/" (url_part(&b.bot)) } { (b.bot) }
+                    " (account " (b.account) ")."
+                }
             }
             h2 { "Rating" }
             (chart(v))

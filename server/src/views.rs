@@ -5,7 +5,7 @@
 
 use crate::dto::{
     BotView, GameSummary, HeadToHead, LeaderboardPage, MatchSummary, Page, RatingHistory,
-    RatingPoint, VersionView,
+    RatingPoint, SeasonLink, VersionView,
 };
 use crate::error::ApiError;
 use ludus_leaderboard::continuous;
@@ -13,7 +13,8 @@ use ludus_leaderboard::ratings::System;
 use ludus_leaderboard::report::{self, Listed};
 use ludus_leaderboard::schedule::ScheduledMatch;
 use ludus_leaderboard::seated;
-use ludus_leaderboard::store::{continuous_key, LadderRecord, MatchResult, Store};
+use ludus_leaderboard::store::{LadderRecord, MatchResult, Store};
+use ludus_leaderboard::{season, Error};
 use std::collections::BTreeMap;
 
 /// The game `game`, or 404.
@@ -55,14 +56,36 @@ fn continuous_record(store: &Store, game: &str) -> Result<Option<LadderRecord>, 
 /// A game's live leaderboard: the latest version of every bot not retired,
 /// ranked as every leaderboard is ([`report::standings`]); before its
 /// ladder starts, its bots unrated ([`report::waiting`]), and how many more
-/// it needs.
-pub fn leaderboard(store: &Store, game: &str, page: Page) -> Result<LeaderboardPage, ApiError> {
+/// it needs. With `season`, that season's board instead: a closed one as
+/// it ended, each bot's last version in it.
+pub fn leaderboard(
+    store: &Store,
+    game: &str,
+    page: Page,
+    season: Option<&str>,
+) -> Result<LeaderboardPage, ApiError> {
     let info = known_game(game)?;
-    let mut board = match store.ladders().continuous(game)? {
-        Some(id) => report::standings(store, id, Listed::Current)?,
+    let shown = season::find(store, game, season).map_err(|e| match e {
+        e @ Error::NoSeason { .. } => ApiError::NotFound(e.to_string()),
+        e => e.into(),
+    })?;
+    let open = shown.as_ref().is_none_or(|s| s.is_open());
+    let mut board = match &shown {
+        Some(s) if s.is_open() => report::standings(store, s.ladder, Listed::Current)?,
+        Some(s) => report::standings(store, s.ladder, Listed::Final)?,
         None => report::waiting(store, game)?,
     };
-    let needs = continuous::field(store, game)?.needs(info.fewest_seats()) as u32;
+    let needs = match open {
+        true => continuous::field(store, game)?.needs(info.fewest_seats()) as u32,
+        false => 0,
+    };
+    let seasons = season::seasons(store, game)?
+        .into_iter()
+        .map(|s| SeasonLink {
+            open: s.is_open(),
+            name: s.name,
+        })
+        .collect();
     let total = board.rows.len() as u32;
     board.rows = board
         .rows
@@ -76,6 +99,10 @@ pub fn leaderboard(store: &Store, game: &str, page: Page) -> Result<LeaderboardP
         per_page: page.size,
         total,
         needs,
+        season: shown.map(|s| s.name),
+        open,
+        paused: open && season::paused(store, game)?,
+        seasons,
     })
 }
 
@@ -256,7 +283,8 @@ pub fn find_match(store: &Store, id: &str) -> Result<FoundMatch, ApiError> {
     let full = store.results().find_match(&id.to_ascii_lowercase())?;
     for (ladder, index) in store.results().locate(&full)? {
         let record = store.ladders().get(ladder)?;
-        if record.key != continuous_key(&record.game) {
+        // A server's ladders, open or closed seasons: not `ladder run`'s.
+        if record.kind != "continuous" {
             continue;
         }
         if let Some((m, r)) = store.results().at(ladder, index)? {

@@ -85,7 +85,7 @@ async fn a_four_seat_game_is_scheduled_played_and_rated_in_tables_of_four() {
         names.push(name);
     }
 
-    let background = scheduler::start(s.state.clone());
+    let background = scheduler::start(s.state.clone(), "the test's server".into());
     // The placement series: each bot's table in four rotations.
     let lb = wait_for("16 rated matches", Duration::from_secs(300), || async {
         let lb = s.leaderboard(FOUR_SEATS).await;
@@ -217,7 +217,7 @@ async fn the_in_process_worker_starts_again_after_a_store_error() {
         unreachable!("the test server is on SQLite")
     };
     let db = rusqlite::Connection::open(path).unwrap();
-    let background = scheduler::start(s.state.clone());
+    let background = scheduler::start(s.state.clone(), "the test's server".into());
     wait_for("a played match", Duration::from_secs(120), || async {
         (workers(&db).first().is_some_and(|w| w.1 > 0)).then_some(())
     })

@@ -1,11 +1,11 @@
-//! A server on PostgreSQL whose connection the database closes (as a
-//! restart of the server does): the request that finds it gone is answered
-//! 503 `unavailable`, and the server connects again for the next ones.
+//! A server on PostgreSQL whose connections the database closes (as a
+//! restart of the server does): the pool finds them gone as it hands them
+//! out, and the server connects again; no request fails for it.
 
 mod common;
 
 use axum::http::StatusCode;
-use common::{error_code, json};
+use common::json;
 use ludus_host::Sandbox;
 use ludus_leaderboard::store::{Location, Store};
 use ludus_server::{auth, AppState, ServerConfig};
@@ -22,7 +22,8 @@ fn the_server_connects_again_after_the_database_closed_its_connection() {
     let token = auth::add_user(&store, "alice").unwrap().unwrap();
     let mut config = ServerConfig::new(db);
     config.workers = 0;
-    let state = AppState::new(config, store, Arc::new(Sandbox::new().unwrap()));
+    drop(store);
+    let state = AppState::new(config, Arc::new(Sandbox::new().unwrap())).unwrap();
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(requests(cluster, &url, common::Server::over(state), &token));
 }
@@ -42,14 +43,11 @@ async fn requests(
         "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity
          WHERE datname = current_database() AND pid <> pg_backend_pid()) t",
     );
-    assert_eq!(ended.trim(), "1", "the server's one connection");
+    let ended: u32 = ended.trim().parse().unwrap();
+    assert!(ended >= 1, "the pool's connections: {ended}");
 
-    let (status, body) = server.get("/api/me", Some(token)).await;
-    if status != StatusCode::OK {
-        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
-        assert_eq!(error_code(&body), "unavailable");
-        assert!(body.contains("try again"), "{body}");
-    }
+    // A connection is tried as it leaves the pool: the ended ones are
+    // replaced before any request uses them.
     for _ in 0..2 {
         let (status, body) = server.get("/api/me", Some(token)).await;
         assert_eq!(status, StatusCode::OK, "{body}");

@@ -211,6 +211,7 @@ async fn openapi_document_describes_every_route_and_errors_have_one_shape() {
         "/api/bots/{name}/retire",
         "/api/matches/{id}",
         "/api/matches/{id}/replay",
+        "/metrics",
     ] {
         assert!(doc["paths"][path].is_object(), "{path} missing");
     }
@@ -542,7 +543,8 @@ async fn a_continuous_ladder_keeps_the_game_config_it_was_created_with() {
         .expect("another config is refused")
         .to_string();
     assert!(
-        other.contains(r#"plays with the game config {"max_turns":7}, set when it was created"#),
+        other.contains(r#"plays with the game config {"max_turns":7}, set when it started"#)
+            && other.contains("ludus season new --game planet-wars"),
         "{other}"
     );
     let bad = open(serde_json::json!({"max_turns": 0}))
@@ -551,6 +553,132 @@ async fn a_continuous_ladder_keeps_the_game_config_it_was_created_with() {
         .expect("a config the game refuses is refused")
         .to_string();
     assert!(bad.contains("max_turns"), "{bad}");
+}
+
+/// Tops up Planet Wars' open season and plays every match it has waiting.
+fn play_season(s: &Server, store: &Store) {
+    let game = ludus_engine::registry::info("planet-wars").unwrap();
+    let config = &s.state.config().continuous;
+    continuous::top_up(store, game, config, continuous::Look::Bots).unwrap();
+    let options = WorkerOptions {
+        until_idle: true,
+        ..WorkerOptions::new(2)
+    };
+    worker::work(store, s.state.sandbox(), &options, |_| {}).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_visitor_picks_a_season_and_a_closed_one_keeps_its_board() {
+    let s = server(|c| {
+        c.continuous
+            .game_configs
+            .insert("planet-wars".into(), serde_json::json!({"max_turns": 5}));
+        c.continuous.pending = 2;
+    });
+    for (name, token) in [("a", &s.alice), ("b", &s.bob)] {
+        let (status, body) = s.upload(name, Some(token), bot(name, false)).await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+    }
+    let store = Store::connect(&s.db).unwrap();
+    play_season(&s, &store);
+    let (_, first) = s.get("/api/games/planet-wars/leaderboard", None).await;
+    let first = json(&first);
+    assert_eq!(first["season"], "season 1");
+    assert_eq!(first["open"], true);
+    let rated = first["rated"].as_u64().unwrap();
+    assert!(rated > 0, "{first}");
+
+    let started = ludus_leaderboard::season::start(&store, "planet-wars", None, None).unwrap();
+    assert_eq!(started.opened.name, "season 2");
+    ludus_leaderboard::season::pause(&store, "planet-wars").unwrap();
+    play_season(&s, &store);
+    let (_, paused) = s.get("/api/games/planet-wars/leaderboard", None).await;
+    let paused = json(&paused);
+    assert_eq!(
+        (paused["paused"].as_bool(), paused["scheduled"].as_u64()),
+        (Some(true), Some(0))
+    );
+    let (_, page) = s.get("/games/planet-wars", None).await;
+    assert!(
+        page.contains("Paused by the operator") && !page.contains(r#"id="paused" hidden"#),
+        "{page}"
+    );
+    ludus_leaderboard::season::resume(&store, "planet-wars").unwrap();
+    play_season(&s, &store);
+
+    // The default is the open season, played afresh under the same config.
+    let (_, open) = s.get("/api/games/planet-wars/leaderboard", None).await;
+    let open = json(&open);
+    assert_eq!(
+        (open["season"].as_str(), open["open"].as_bool()),
+        (Some("season 2"), Some(true))
+    );
+    assert_eq!(open["paused"], false);
+    assert_ne!(open["ladder"], first["ladder"]);
+    assert!(open["rated"].as_u64().unwrap() > 0, "{open}");
+    let names: Vec<&str> = open["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["bot"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), 2, "every listed bot joined: {open}");
+    assert_eq!(
+        open["seasons"],
+        serde_json::json!([{"name": "season 1", "open": false}, {"name": "season 2", "open": true}])
+    );
+    // The closed season, by name: its board as it ended, nothing added.
+    let (status, closed) = s
+        .get(
+            "/api/games/planet-wars/leaderboard?season=season%201&per_page=5",
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{closed}");
+    let closed = json(&closed);
+    assert_eq!(
+        (closed["ladder"].clone(), closed["open"].as_bool()),
+        (first["ladder"].clone(), Some(false))
+    );
+    assert_eq!(
+        (closed["rated"].as_u64(), closed["scheduled"].clone()),
+        (Some(rated), first["scheduled"].clone())
+    );
+    assert_eq!(closed["rows"], first["rows"]);
+    let (status, missing) = s
+        .get("/api/games/planet-wars/leaderboard?season=spring", None)
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(
+        missing.contains("season 1") && missing.contains("season 2"),
+        "{missing}"
+    );
+    // The page's picker links the other season; a closed one's page says so.
+    let (_, page) = s.get("/games/planet-wars", None).await;
+    assert!(
+        page.contains(r#"href="/games/planet-wars?season=season%201""#),
+        "{page}"
+    );
+    assert!(page.contains("<strong>season 2 (open)</strong>"), "{page}");
+    let (status, page) = s.get("/games/planet-wars?season=season%201", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        page.contains("closed: its board as the season ended"),
+        "{page}"
+    );
+    assert!(
+        page.contains("leaderboard?page=1&amp;per_page=20&amp;season=season%201"),
+        "{page}"
+    );
+    // A closed season's matches are still the server's.
+    let id = store
+        .results()
+        .all(first["ladder"].as_str().unwrap().parse().unwrap())
+        .unwrap()[0]
+        .match_id
+        .clone();
+    let (status, body) = s.get(&format!("/api/matches/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
 }
 
 /// A Claim bot that always answers `STAY`; `tag` makes its bytes its own.
@@ -914,4 +1042,148 @@ async fn health_probes_answer_beyond_the_rate_limit_and_readiness_follows_the_da
     let (status, body) = s.get("/readyz", None).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
     assert!(body.contains("another schema"), "{body}");
+}
+
+/// A GET of `uri` signed in with `token` through the browser's cookie.
+async fn get_signed_in(s: &Server, uri: &str, token: &str) -> axum::response::Response {
+    let req = Request::get(uri)
+        .header("Cookie", format!("{}={token}", auth::COOKIE))
+        .body(Body::empty())
+        .unwrap();
+    router(s.state.clone()).oneshot(req).await.unwrap()
+}
+
+async fn text_of(res: axum::response::Response) -> String {
+    use http_body_util::BodyExt;
+    let body = res.into_body().collect().await.unwrap().to_bytes();
+    String::from_utf8_lossy(&body).into_owned()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_operator_sees_on_a_bots_page_the_bots_of_other_accounts_with_its_bytes() {
+    let s = server(|_| {});
+    let operator = s
+        .state
+        .with_store(|st| Ok(auth::add_account(st, "teacher", true).unwrap().unwrap()))
+        .await
+        .unwrap();
+    for (name, token, tag) in [
+        ("original", &s.alice, "same"),
+        ("copy", &s.bob, "same"),
+        ("own", &s.bob, "own"),
+    ] {
+        let (status, body) = s.upload(name, Some(token), bot(tag, false)).await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+    }
+    let mark = "Same bytes as <a href=\"/bots/original\">original</a> (account alice).";
+
+    // The operator, signed in by cookie or by bearer token, sees the mark,
+    // on a page no cache keeps.
+    let res = get_signed_in(&s, "/bots/copy", &operator).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["cache-control"], "private, no-store");
+    assert_eq!(res.headers()["vary"], "Authorization, Cookie");
+    let page = text_of(res).await;
+    assert!(page.contains(mark), "{page}");
+    let (_, page) = s.get("/bots/original", Some(&operator)).await;
+    assert!(
+        page.contains("Same bytes as <a href=\"/bots/copy\">copy</a> (account bob)."),
+        "{page}"
+    );
+    let (_, page) = s.get("/bots/own", Some(&operator)).await;
+    assert!(!page.contains("Same bytes as"), "{page}");
+
+    // Nobody else does: not signed in, another account, the copier.
+    let res = get_signed_in(&s, "/bots/copy", &s.bob).await;
+    assert_eq!(res.headers()["vary"], "Authorization, Cookie");
+    assert!(res.headers().get("cache-control").is_none());
+    let page = text_of(res).await;
+    assert!(
+        page.contains("bot copy") && !page.contains("Same bytes as"),
+        "{page}"
+    );
+    let (status, page) = s.get("/bots/copy", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(!page.contains("Same bytes as"), "{page}");
+    let (_, page) = s.get("/bots/copy", Some(&s.alice)).await;
+    assert!(!page.contains("Same bytes as"), "{page}");
+    // Nor does the API's bot view, whoever asks.
+    let (_, body) = s.get("/api/bots/copy", Some(&operator)).await;
+    assert!(!body.contains("original"), "{body}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_removed_accounts_token_is_refused_and_a_lost_one_is_replaced() {
+    let s = server(|_| {});
+    let (status, _) = s.upload("alices", Some(&s.alice), bot("a", false)).await;
+    assert_eq!(status, StatusCode::CREATED);
+
+    // A token that is not one says who makes a new one, and how.
+    let (status, body) = s.get("/api/me", Some("ludus_1_00")).await;
+    assert_eq!(
+        (status, error_code(&body).as_str()),
+        (StatusCode::UNAUTHORIZED, "bad_token")
+    );
+    assert!(body.contains("`ludus user token NAME`"), "{body}");
+    let signin = |token: String| {
+        Request::post("/signin")
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .body(Body::from(format!("token={token}")))
+            .unwrap()
+    };
+    let (status, page) = s.send(signin("ludus_1_00".into())).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert!(
+        page.contains("a new one with `ludus user token NAME`"),
+        "{page}"
+    );
+
+    // A new token replaces the old one.
+    let fresh = s
+        .state
+        .with_store(|st| Ok(auth::new_token(st, "Alice").unwrap()))
+        .await
+        .unwrap();
+    let (status, body) = s.get("/api/me", Some(&s.alice)).await;
+    assert_eq!(
+        (status, error_code(&body).as_str()),
+        (StatusCode::UNAUTHORIZED, "bad_token")
+    );
+    let (status, body) = s.get("/api/me", Some(&fresh)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(json(&body)["name"], "alice");
+
+    // Removed, its token signs in no more, and says why; its bot is
+    // retired, its page still there.
+    let removed = s
+        .state
+        .with_store(|st| Ok(ludus_leaderboard::operator::remove_user(st, "alice").unwrap()))
+        .await
+        .unwrap();
+    assert_eq!(removed.retired, ["alices"]);
+    let (status, body) = s.get("/api/me", Some(&fresh)).await;
+    assert_eq!(
+        (status, error_code(&body).as_str()),
+        (StatusCode::UNAUTHORIZED, "account_removed")
+    );
+    assert!(body.contains("removed by the server's operator"), "{body}");
+    let (status, _) = s.upload("alices", Some(&fresh), bot("b", false)).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, page) = s.send(signin(fresh.clone())).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert!(
+        page.contains("this account was removed by the server"),
+        "{page}"
+    );
+    // Reading as a removed account is reading as anyone.
+    let res = get_signed_in(&s, "/bots/alices", &fresh).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let (_, body) = s.get("/api/bots/alices", None).await;
+    assert_eq!(json(&body)["retired"], true, "{body}");
+    let e = s
+        .state
+        .with_store(|st| Ok(auth::new_token(st, "alice").unwrap_err().to_string()))
+        .await
+        .unwrap();
+    assert!(e.contains("was removed"), "{e}");
 }

@@ -71,6 +71,26 @@ pub fn submit_game(dir: &Path, db: &str, file: &str, name: &str, game: &str) {
     assert!(o.status.success(), "{}", text(&o));
 }
 
+/// Uploads the built bot `file` as `name` to the Planet Wars bots of the
+/// server at `url` with `token` (`ludus submit --server`); its output.
+pub fn upload(dir: &Path, url: &str, token: &str, file: &str, name: &str) -> Output {
+    ludus(
+        &[
+            "submit",
+            &bot(file),
+            "--name",
+            name,
+            "--game",
+            "planet-wars",
+            "--server",
+            url,
+            "--token",
+            token,
+        ],
+        dir,
+    )
+}
+
 /// The three Planet Wars example bots.
 pub const PLANET_WARS_EXAMPLES: [&str; 3] = [
     "planet_wars_expander",
@@ -239,4 +259,25 @@ pub fn long_decimals(text: &str) -> Vec<String> {
         }
     }
     found
+}
+
+/// The pid of the `ludus serve` that holds the scheduler lock of the
+/// PostgreSQL database `url`, as the database shows it: the lock's session
+/// is named `ludus serve on HOST (pid N, ADDRESS)`.
+pub fn scheduler_pid(cluster: &ludus_testkit::postgres::Cluster, url: &str) -> Option<u32> {
+    // The lock's key (Ludus's class 0x4C55, object -3) as pg_locks shows
+    // it: oids.
+    let name = cluster.psql(
+        url,
+        "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+         WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+           AND l.classid::text::bigint = 19541 AND l.objid::text::bigint = 4294967293",
+    );
+    name.split("(pid ")
+        .nth(1)?
+        .split(',')
+        .next()?
+        .trim()
+        .parse()
+        .ok()
 }

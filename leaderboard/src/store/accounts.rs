@@ -1,6 +1,9 @@
 //! Accounts of the server: an account's token is kept only as the sha256
 //! of its secret; a bot name belongs to the account that first uploaded it
-//! (which may retire it); uploads are counted for the daily quota.
+//! (which may retire it); uploads are counted for the daily quota. The
+//! operator removes an account (its tokens sign in no more, its bots are
+//! retired, its results stay) and is told of identical bytes uploaded by
+//! different accounts.
 
 use super::conn::{Conn, Lock};
 use super::db::{vals, Db, DbError, Row};
@@ -14,6 +17,32 @@ pub struct Account {
     pub name: String,
     /// sha256 (hex) of the account's token secret.
     pub token_sha256: String,
+    /// An operator's account: its pages show what only the operator is told.
+    pub operator: bool,
+    /// When the operator removed the account (unix seconds): its tokens
+    /// sign in no more.
+    pub removed_at: Option<i64>,
+}
+
+/// An account as the operator lists it ([`Accounts::list`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed {
+    pub account: Account,
+    /// RFC 3339, as recorded when it was added.
+    pub created_at: String,
+    /// The bot names it owns, by name, each with whether it is retired.
+    pub bots: Vec<(String, bool)>,
+}
+
+/// A bot version whose bytes another account's bot also has
+/// ([`Accounts::same_bytes`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SameBytes {
+    pub sha256: String,
+    pub bot: String,
+    pub version: u32,
+    /// The bot's owner.
+    pub account: String,
 }
 
 /// Who owns a bot name, and whether the owner retired it.
@@ -66,12 +95,34 @@ fn examine(db: &mut Db, bot: &str, account: i64) -> Result<(Claim, bool), DbErro
     Ok((Claim::Taken, false))
 }
 
-/// An account from its `id, name, token_sha256` columns.
+/// The columns [`account_row`] reads, in its order.
+const ACCOUNT_COLUMNS: &str = "id, name, token_sha256, operator, removed_at";
+
+/// An account from its [`ACCOUNT_COLUMNS`].
 fn account_row(r: &Row) -> Result<Account, DbError> {
     Ok(Account {
         id: r.i64(0)?,
         name: r.text(1)?,
         token_sha256: r.text(2)?,
+        operator: r.i64(3)? != 0,
+        removed_at: r.opt_i64(4)?,
+    })
+}
+
+/// The versions of bots owned by accounts whose sha256 a bot of another
+/// account also has, by sha256, account, bot and version.
+const SAME_BYTES: &str = "SELECT v.sha256, v.name, v.version, a.name FROM bot_versions v
+     JOIN bot_owners o ON o.bot = v.name JOIN accounts a ON a.id = o.account_id
+     WHERE v.sha256 IN (SELECT w.sha256 FROM bot_versions w JOIN bot_owners p ON p.bot = w.name
+                        GROUP BY w.sha256 HAVING count(DISTINCT p.account_id) > 1)
+     ORDER BY v.sha256, a.name, v.name, v.version";
+
+fn same_bytes_row(r: &Row) -> Result<SameBytes, DbError> {
+    Ok(SameBytes {
+        sha256: r.text(0)?,
+        bot: r.text(1)?,
+        version: r.u32(2)?,
+        account: r.text(3)?,
     })
 }
 
@@ -81,11 +132,13 @@ pub struct Accounts<'s> {
 }
 
 impl Accounts<'_> {
-    /// Adds an account; `None` when the name is taken, in any case.
+    /// Adds an account (an operator's if `operator`); `None` when the name
+    /// is taken, in any case, removed accounts' names too.
     pub fn add(
         &self,
         name: &str,
         token_sha256: &str,
+        operator: bool,
         now: &str,
     ) -> Result<Option<i64>, StoreError> {
         self.conn.write(|db| {
@@ -101,8 +154,8 @@ impl Accounts<'_> {
             }
             let row = db
                 .query_opt(
-                    "INSERT INTO accounts (name, token_sha256, created_at) VALUES ($1, $2, $3) RETURNING id",
-                    vals![name, token_sha256, now],
+                    "INSERT INTO accounts (name, token_sha256, created_at, operator) VALUES ($1, $2, $3, $4) RETURNING id",
+                    vals![name, token_sha256, now, i64::from(operator)],
                 )?
                 .expect("INSERT … RETURNING gives a row");
             Ok(Some(row.i64(0)?))
@@ -114,7 +167,7 @@ impl Accounts<'_> {
         Ok(self
             .conn
             .rows(
-                "SELECT id, name, token_sha256 FROM accounts WHERE id = $1",
+                &format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = $1"),
                 vals![id],
                 account_row,
             )?
@@ -127,12 +180,125 @@ impl Accounts<'_> {
         Ok(self
             .conn
             .rows(
-                "SELECT id, name, token_sha256 FROM accounts WHERE lower(name) = lower($1) ORDER BY id LIMIT 1",
+                &format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE lower(name) = lower($1) ORDER BY id LIMIT 1"),
                 vals![name],
                 account_row,
             )?
             .into_iter()
             .next())
+    }
+
+    /// Every account, by name, with when it was added and the bots it owns.
+    pub fn list(&self) -> Result<Vec<Listed>, StoreError> {
+        let rows = self.conn.rows(
+            "SELECT a.id, a.name, a.token_sha256, a.operator, a.removed_at, a.created_at, o.bot, o.retired
+             FROM accounts a LEFT JOIN bot_owners o ON o.account_id = a.id ORDER BY a.name, a.id, o.bot",
+            &[],
+            |r| {
+                let bot = match r.opt_text(6)? {
+                    Some(bot) => Some((bot, r.i64(7)? != 0)),
+                    None => None,
+                };
+                Ok((account_row(r)?, r.text(5)?, bot))
+            },
+        )?;
+        let mut out: Vec<Listed> = Vec::new();
+        for (account, created_at, bot) in rows {
+            if out.last().is_none_or(|l| l.account.id != account.id) {
+                out.push(Listed {
+                    account,
+                    created_at,
+                    bots: Vec::new(),
+                });
+            }
+            let listed = out.last_mut().expect("pushed above");
+            listed.bots.extend(bot);
+        }
+        Ok(out)
+    }
+
+    /// Removes the account as one step: `removed_at` is set to `at` (unix
+    /// seconds), which its tokens' check refuses, and every bot it owns is
+    /// retired; its bots, versions and results stay. The bot names retired
+    /// by this step, by name; `None`, and nothing changed, when the account
+    /// was removed already.
+    pub fn remove(&self, id: i64, at: i64) -> Result<Option<Vec<String>>, StoreError> {
+        self.conn.write(|db| {
+            Lock::Names.take(db)?;
+            let removed = db.execute(
+                "UPDATE accounts SET removed_at = $2 WHERE id = $1 AND removed_at IS NULL",
+                vals![id, at],
+            )?;
+            if removed == 0 {
+                return Ok(None);
+            }
+            let mut retired = db
+                .query(
+                    "UPDATE bot_owners SET retired = 1 WHERE account_id = $1 AND retired = 0 RETURNING bot",
+                    vals![id],
+                )?
+                .iter()
+                .map(|r| r.text(0))
+                .collect::<Result<Vec<_>, _>>()?;
+            retired.sort();
+            Ok(Some(retired))
+        })
+    }
+
+    /// Replaces the account's token hash: its previous token signs in no
+    /// more. `false`, and nothing changed, for an account removed or
+    /// unknown.
+    pub fn replace_token(&self, id: i64, token_sha256: &str) -> Result<bool, StoreError> {
+        self.conn.write(|db| {
+            Ok(db.execute(
+                "UPDATE accounts SET token_sha256 = $2 WHERE id = $1 AND removed_at IS NULL",
+                vals![id, token_sha256],
+            )? == 1)
+        })
+    }
+
+    /// Every bot name with an owner: its owner and whether it is retired.
+    pub fn owners(&self) -> Result<Vec<(String, Ownership)>, StoreError> {
+        self.conn.rows(
+            "SELECT o.bot, o.account_id, a.name, o.retired FROM bot_owners o
+             JOIN accounts a ON a.id = o.account_id ORDER BY o.bot",
+            &[],
+            |r| {
+                Ok((
+                    r.text(0)?,
+                    Ownership {
+                        account: r.i64(1)?,
+                        owner: r.text(2)?,
+                        retired: r.i64(3)? != 0,
+                    },
+                ))
+            },
+        )
+    }
+
+    /// Every version of an owned bot whose bytes (its sha256) a bot of
+    /// another account also has, by sha256, account, bot and version: the
+    /// groups of identical bytes uploaded by different accounts.
+    pub fn same_bytes(&self) -> Result<Vec<SameBytes>, StoreError> {
+        self.conn.rows(SAME_BYTES, &[], same_bytes_row)
+    }
+
+    /// The bots of other accounts than `bot`'s owner that have the bytes
+    /// of one of `bot`'s versions, each once (its version with those
+    /// bytes, the earliest), by name; none for a bot without an owner.
+    pub fn same_bytes_as(&self, bot: &str) -> Result<Vec<SameBytes>, StoreError> {
+        let mut others = self.conn.rows(
+            "SELECT w.sha256, w.name, w.version, a.name FROM bot_versions v
+             JOIN bot_owners o ON o.bot = v.name
+             JOIN bot_versions w ON w.sha256 = v.sha256 AND w.name <> v.name
+             JOIN bot_owners p ON p.bot = w.name AND p.account_id <> o.account_id
+             JOIN accounts a ON a.id = p.account_id
+             WHERE v.name = $1 ORDER BY w.name, w.version",
+            vals![bot],
+            same_bytes_row,
+        )?;
+        others.dedup_by(|b, a| a.bot == b.bot);
+        Ok(others)
     }
 
     /// The bot names `account` owns, retired ones included.

@@ -89,7 +89,7 @@ pub(crate) enum Lock {
 }
 
 /// The class of Ludus's advisory locks ("LU").
-const LOCK_CLASS: i32 = 0x4C55;
+pub(crate) const LOCK_CLASS: i32 = 0x4C55;
 
 impl Lock {
     fn key(self) -> (i32, i32) {

@@ -51,6 +51,8 @@ pub enum StoreError {
     NoSuchDatabase { db: Location, cause: DbError },
     #[error("{db}: the PostgreSQL role may not do this ({cause}); grant it the rights on the database, or use the role that owns it")]
     Denied { db: Location, cause: DbError },
+    #[error("cannot use the scheduler's lock file {path} ({cause}); the folder of the database must be writable")]
+    SchedulerLock { path: PathBuf, cause: String },
     #[error("{db}: {cause}")]
     Sql { db: Location, cause: DbError },
     #[error("{db}: cannot upgrade the schema: {cause}")]
@@ -79,7 +81,7 @@ pub enum StoreError {
     },
     #[error("no ladder {ladder} in {db}; leave out --ladder for the latest")]
     UnknownLadder { db: Location, ladder: i64 },
-    #[error("no {} ladder in {db} yet; run `ludus ladder run` first", game.as_deref().unwrap_or("Ludus"))]
+    #[error("no {} ladder in {db} yet: `ludus ladder run` makes one, and `ludus serve` makes a game's continuous ladder once the game has enough bots", game.as_deref().unwrap_or("Ludus"))]
     NoLadder { db: Location, game: Option<String> },
     #[error("no stored match in {db} has an id starting with `{prefix}`; `ludus matches` lists a ladder's matches")]
     UnknownMatch { db: Location, prefix: String },

@@ -2,7 +2,10 @@
 //! config, limits, what a worker needs to play it), its bots by position,
 //! and its scheduled matches, indexed seat by seat so that a bot's matches
 //! are found without reading the schedule. Continuous ladders (one per
-//! game, on a server) grow: bots join, matches are appended.
+//! game, on a server) grow: bots join, matches are appended. Each is a
+//! season of its game: the open one has the key [`continuous_key`], a
+//! closed one a key of its own ([`closed_key`]) and its `closed_at`; the
+//! games whose open season schedules nothing are in `paused_games`.
 
 use super::conn::{Conn, Lock};
 use super::db::{vals, Db, DbError};
@@ -20,6 +23,73 @@ pub struct Ladders<'s> {
 /// The key of the continuous ladder of `game`.
 pub fn continuous_key(game: &str) -> String {
     format!("continuous/{game}")
+}
+
+/// The key a closed season of `game` keeps: the open season's key is free
+/// for the next one, and the closed one is found by its id and name.
+pub fn closed_key(game: &str, ladder: i64) -> String {
+    format!("continuous/{game}/closed/{ladder}")
+}
+
+/// A continuous ladder as a season of its game.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct SeasonRow {
+    pub ladder: i64,
+    /// `None` for a game's first ladder, made before seasons had names.
+    pub name: Option<String>,
+    /// When it was closed (seconds since the Unix epoch); `None` while open.
+    pub closed_at: Option<i64>,
+}
+
+/// Creates a ladder with its bots and schedule; its id.
+fn insert_ladder(db: &mut Db, ladder: &NewLadder) -> Result<i64, DbError> {
+    let id = db
+        .query_opt(
+            "INSERT INTO ladders (ladder_key, game, kind, players, rounds, seed, config, limits, ludus_version, rules_version, wasmtime_version, keep_replays)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
+            vals![
+                ladder.key,
+                ladder.game,
+                ladder.kind,
+                ladder.players,
+                ladder.rounds,
+                ladder.seed as i64,
+                ladder.config.to_string(),
+                ladder.limits.to_string(),
+                &ladder.needs.ludus_version,
+                ladder.needs.rules_version,
+                &ladder.needs.wasmtime_version,
+                ladder.keep_replays.to_string(),
+            ],
+        )?
+        .expect("INSERT … RETURNING gives a row")
+        .i64(0)?;
+    for (position, b) in ladder.bots.iter().enumerate() {
+        db.execute(
+            "INSERT INTO ladder_bots (ladder_id, position, name, version, sha256) VALUES ($1, $2, $3, $4, $5)",
+            vals![id, position, &b.name, b.version, &b.sha256],
+        )?;
+    }
+    insert_matches(db, id, ladder.schedule)?;
+    Ok(id)
+}
+
+/// The continuous ladder of `ladder.game` as a new ladder to insert under `key`.
+fn continuous_ladder<'a>(ladder: &'a ContinuousLadder<'a>, key: &'a str) -> NewLadder<'a> {
+    NewLadder {
+        key,
+        game: ladder.game,
+        kind: "continuous",
+        players: ladder.players,
+        rounds: 0,
+        seed: ladder.seed,
+        config: ladder.config,
+        limits: ladder.limits,
+        needs: ladder.needs,
+        keep_replays: ladder.keep_replays,
+        bots: &[],
+        schedule: &[],
+    }
 }
 
 /// Inserts scheduled matches, indexes their seats by bot and counts them
@@ -77,34 +147,7 @@ impl Ladders<'_> {
             )? {
                 return row.i64(0);
             }
-            let id = db
-                .query_opt(
-                    "INSERT INTO ladders (ladder_key, game, kind, players, rounds, seed, config, limits, ludus_version, rules_version, wasmtime_version, keep_replays)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
-                    vals![
-                        ladder.key,
-                        ladder.game,
-                        ladder.kind,
-                        ladder.players,
-                        ladder.rounds,
-                        ladder.seed as i64,
-                        ladder.config.to_string(),
-                        ladder.limits.to_string(),
-                        &ladder.needs.ludus_version,
-                        ladder.needs.rules_version,
-                        &ladder.needs.wasmtime_version,
-                        ladder.keep_replays.to_string(),
-                    ],
-                )?
-                .expect("INSERT … RETURNING gives a row")
-                .i64(0)?;
-            for (position, b) in ladder.bots.iter().enumerate() {
-                db.execute(
-                    "INSERT INTO ladder_bots (ladder_id, position, name, version, sha256) VALUES ($1, $2, $3, $4, $5)",
-                    vals![id, position, &b.name, b.version, &b.sha256],
-                )?;
-            }
-            insert_matches(db, id, ladder.schedule)?;
+            let id = insert_ladder(db, ladder)?;
             // The planner's statistics, for the queue's indexes: a schedule
             // of 100 000 matches must not be read whole at each claim.
             db.batch("ANALYZE matches")?;
@@ -220,20 +263,100 @@ impl Ladders<'_> {
     /// The continuous ladder of `ladder.game`, created empty the first time.
     pub fn ensure_continuous(&self, ladder: &ContinuousLadder) -> Result<i64, StoreError> {
         let key = continuous_key(ladder.game);
-        self.ensure(&NewLadder {
-            key: &key,
-            game: ladder.game,
-            kind: "continuous",
-            players: ladder.players,
-            rounds: 0,
-            seed: ladder.seed,
-            config: ladder.config,
-            limits: ladder.limits,
-            needs: ladder.needs,
-            keep_replays: ladder.keep_replays,
-            bots: &[],
-            schedule: &[],
+        self.ensure(&continuous_ladder(ladder, &key))
+    }
+
+    /// Closes the open season of `next.game`, if there is one (it keeps its
+    /// name, or takes `closing` when it had none, and its results), and
+    /// opens `next` as its new continuous ladder named `name`, in one
+    /// transaction: a top-up finds the old season or the new one, never
+    /// neither. The closed season's id, and the new one's.
+    pub fn start_season(
+        &self,
+        next: &ContinuousLadder,
+        name: &str,
+        closing: &str,
+        closed_at: i64,
+    ) -> Result<(Option<i64>, i64), StoreError> {
+        let key = continuous_key(next.game);
+        self.conn.write(|db| {
+            Lock::Names.take(db)?;
+            let open = db
+                .query_opt("SELECT id FROM ladders WHERE ladder_key = $1", vals![&key])?
+                .map(|r| r.i64(0))
+                .transpose()?;
+            if let Some(id) = open {
+                db.execute(
+                    "UPDATE ladders SET ladder_key = $2, closed_at = $3, season = COALESCE(season, $4) WHERE id = $1",
+                    vals![id, closed_key(next.game, id), closed_at, closing],
+                )?;
+            }
+            let id = insert_ladder(db, &continuous_ladder(next, &key))?;
+            db.execute(
+                "UPDATE ladders SET season = $2 WHERE id = $1",
+                vals![id, name],
+            )?;
+            Ok((open, id))
         })
+    }
+
+    /// Every season of `game` (its continuous ladders), oldest first.
+    pub fn seasons(&self, game: &str) -> Result<Vec<SeasonRow>, StoreError> {
+        self.conn.rows(
+            "SELECT id, season, closed_at FROM ladders WHERE game = $1 AND kind = 'continuous' ORDER BY id",
+            vals![game],
+            |r| {
+                Ok(SeasonRow {
+                    ladder: r.i64(0)?,
+                    name: r.opt_text(1)?,
+                    closed_at: r.opt_i64(2)?,
+                })
+            },
+        )
+    }
+
+    /// The season of ladder `ladder`, if it is a continuous ladder.
+    pub fn season_of(&self, ladder: i64) -> Result<Option<SeasonRow>, StoreError> {
+        self.conn.row(
+            "SELECT id, season, closed_at FROM ladders WHERE id = $1 AND kind = 'continuous'",
+            vals![ladder],
+            |r| {
+                Ok(SeasonRow {
+                    ladder: r.i64(0)?,
+                    name: r.opt_text(1)?,
+                    closed_at: r.opt_i64(2)?,
+                })
+            },
+        )
+    }
+
+    /// Pauses `game`'s continuous ladder from `at` (seconds since the Unix
+    /// epoch); `false` when it was paused already (since then).
+    pub fn pause(&self, game: &str, at: i64) -> Result<bool, StoreError> {
+        let added = self.conn.write(|db| {
+            db.execute(
+                "INSERT INTO paused_games (game, paused_at) VALUES ($1, $2) ON CONFLICT (game) DO NOTHING",
+                vals![game, at],
+            )
+        })?;
+        Ok(added > 0)
+    }
+
+    /// Resumes `game`'s continuous ladder; `false` when it was not paused.
+    pub fn resume(&self, game: &str) -> Result<bool, StoreError> {
+        let removed = self
+            .conn
+            .write(|db| db.execute("DELETE FROM paused_games WHERE game = $1", vals![game]))?;
+        Ok(removed > 0)
+    }
+
+    /// When `game`'s continuous ladder was paused, if it is.
+    pub fn paused(&self, game: &str) -> Result<Option<i64>, StoreError> {
+        self.conn.row(
+            "SELECT paused_at FROM paused_games WHERE game = $1",
+            vals![game],
+            |r| r.i64(0),
+        )
     }
 
     /// Sets which replays the ladder stores from now on. Workers read it
@@ -296,9 +419,18 @@ impl Ladders<'_> {
     }
 
     /// Appends matches to the ladder's schedule, in one transaction; their
-    /// indices must continue the schedule.
-    pub fn append(&self, ladder: i64, matches: &[ScheduledMatch]) -> Result<(), StoreError> {
+    /// indices must continue the schedule. A closed season takes none
+    /// (a top-up that found it open just before it closed): `false`.
+    pub fn append(&self, ladder: i64, matches: &[ScheduledMatch]) -> Result<bool, StoreError> {
         self.conn.write(|db| {
+            let closed = db
+                .query_opt("SELECT closed_at FROM ladders WHERE id = $1", vals![ladder])?
+                .map(|r| r.opt_i64(0))
+                .transpose()?
+                .flatten();
+            if closed.is_some() {
+                return Ok(false);
+            }
             // The last index, by the primary key: no count over the schedule.
             let next = db
                 .query_opt(
@@ -315,7 +447,8 @@ impl Ladders<'_> {
                     });
                 }
             }
-            insert_matches(db, ladder, matches)
+            insert_matches(db, ladder, matches)?;
+            Ok(true)
         })
     }
 

@@ -30,16 +30,17 @@ pub mod queue;
 mod ratings;
 mod records;
 mod results;
+mod scheduler_lock;
 pub mod schema;
 
-pub use accounts::{Account, Accounts, Claim, Ownership};
+pub use accounts::{Account, Accounts, Claim, Listed, Ownership, SameBytes};
 pub use bots::Bots;
 pub use error::StoreError;
-pub use ladders::{continuous_key, Ladders};
+pub use ladders::{closed_key, continuous_key, Ladders, SeasonRow};
 pub use location::Location;
 pub use queue::{
-    ClaimNext, Claimed, Committed, IntegrityEvent, LadderStatus, Queue, QueueDemand, WorkerInfo,
-    MAX_ATTEMPTS,
+    ClaimNext, Claimed, Committed, GameTotals, IntegrityEvent, LadderStatus, Queue, QueueDemand,
+    QueueTotals, WorkerInfo, WorkerState, MAX_ATTEMPTS,
 };
 pub use ratings::{rated_seats, RatingRow, Ratings};
 pub use records::{
@@ -47,6 +48,7 @@ pub use records::{
     SeatedMatch, Submitted,
 };
 pub use results::Results;
+pub use scheduler_lock::SchedulerLock;
 
 use conn::{Conn, Lock};
 use db::{Db, Dialect};
@@ -280,9 +282,13 @@ impl Store {
         }
     }
 
-    /// The schema version the database is at: this Ludus's
-    /// [`schema::VERSION`] once its migrations ran. A query that fails
-    /// says the database does not answer.
+    /// Whether the database answers, by a query that reads nothing.
+    pub fn ping(&self) -> Result<(), StoreError> {
+        self.conn.query("SELECT 1", &[]).map(drop)
+    }
+
+    /// The schema version the database is at: [`schema::VERSION`] once its
+    /// migrations ran. A query that fails says the database does not answer.
     pub fn schema_version(&self) -> Result<i32, StoreError> {
         Ok(self
             .conn

@@ -30,6 +30,10 @@
 //!   ladders written before keep every replay. Each result's refused moves
 //!   per seat. On SQLite, the seat index without a rowid.
 //!
+//! - V9: what an operator runs a season with: accounts removed (their bots
+//!   retired, their results kept) and operators' accounts, each continuous ladder's season name and
+//!   when it was closed, and the games whose ladders are paused.
+//!
 //! SQLite files made before the history existed (their version in `PRAGMA
 //! user_version`, 1 or 2) are taken as they are: schema 1 has its pending
 //! seeds reduced, then both are recorded as at V2 and migrated on.
@@ -45,7 +49,7 @@ pub const HISTORY: &str = "ludus_schema_history";
 pub const APPLICATION_ID: i32 = 0x4C55_4455;
 
 /// The schema version this Ludus writes.
-pub const VERSION: i32 = 8;
+pub const VERSION: i32 = 9;
 
 const V1: &str = "
 CREATE TABLE bots (
@@ -284,6 +288,24 @@ ALTER TABLE match_seats_by_key RENAME TO match_seats;
 CREATE INDEX match_seats_by_bot ON match_seats (ladder_id, position, idx);
 ";
 
+const V9: &str = "
+-- An account the operator removed: its tokens no longer sign in, its bots
+-- are retired, its results stay.
+ALTER TABLE accounts ADD COLUMN removed_at {int};
+-- An operator's account: its pages show what only the operator is told
+-- (identical bytes uploaded by different accounts).
+ALTER TABLE accounts ADD COLUMN operator {int} NOT NULL DEFAULT 0;
+-- A continuous ladder is one season of its game: named, and closed when the
+-- next season starts (its results, ratings and pages stay readable).
+ALTER TABLE ladders ADD COLUMN season TEXT;
+ALTER TABLE ladders ADD COLUMN closed_at {int};
+-- Games whose continuous ladder schedules nothing until resumed.
+CREATE TABLE paused_games (
+    game TEXT PRIMARY KEY,
+    paused_at {int} NOT NULL
+);
+";
+
 /// Every migration, in `dialect`.
 pub fn migrations(dialect: Dialect) -> Vec<Migration> {
     let v6 = match dialect {
@@ -303,6 +325,7 @@ pub fn migrations(dialect: Dialect) -> Vec<Migration> {
         ("V6__replays_stored_as_they_are", v6),
         ("V7__names_by_their_lower_case", V7),
         ("V8__replay_policies", v8.as_str()),
+        ("V9__operators_seasons", V9),
     ]
     .into_iter()
     .map(|(name, sql)| {

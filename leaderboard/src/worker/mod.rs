@@ -3,7 +3,8 @@
 //! has threads (and a few more, waiting in its queue), plays them on rayon
 //! threads (`play`), commits each result with its replay as it arrives
 //! (results that come close together go in together, see `batch`),
-//! renews its leases and heartbeat every third of a lease, and applies the
+//! sends its heartbeat and renews its leases five times a lease (releasing
+//! those of any dead worker of its host as it does), and applies the
 //! ratings of the finished prefix now and then (`pace`). Processes never
 //! talk to each other: they meet in the database ([`crate::store::queue`]).
 //!
@@ -88,9 +89,20 @@ pub fn play_again(
     play::replay(&known.job(store, sandbox, claimed)?)
 }
 
-/// The default lease: long enough that a loaded machine renews in time,
-/// short enough that a lost machine's matches are soon played elsewhere.
-pub const DEFAULT_LEASE: Duration = Duration::from_secs(60);
+/// The default lease, five seconds: a worker killed on another machine
+/// has its matches played elsewhere about five seconds after it died (a
+/// lease from its last heartbeat or claim), so the rated prefix waits
+/// seconds for them, not a minute. Its heartbeat comes every second
+/// ([`queue::HEARTBEATS_PER_LEASE`]), and the lease outlives four missed
+/// ones. A heartbeat is one small transaction (two updates through
+/// indexes) and one read of the host's silent workers: a hundred workers
+/// make a hundred heartbeats a second, a fraction of what their commits
+/// ask at a few matches a second each. A machine whose worker loop stalls
+/// for longer (first compiling large bots, fitting the ratings of a very
+/// large ladder) gets a longer `--lease`; a stall past the lease costs the
+/// matches in hand being played twice, to the same result, never a lost or
+/// a different one.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(5);
 
 impl WorkerOptions {
     pub fn new(threads: usize) -> WorkerOptions {
@@ -371,12 +383,15 @@ impl Run<'_> {
             .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
-    /// The heartbeat: the worker's leases run for another lease, and the
-    /// progress of its ladders is read again.
+    /// The heartbeat: the worker's leases run for another lease, the
+    /// leases of a dead worker of this host are released (a killed sibling
+    /// holds up the ladder's rated prefix only seconds), and the progress
+    /// of its ladders is read again.
     fn renew(&mut self, on_progress: &mut impl FnMut(&Progress)) -> Result<(), Error> {
         self.store
             .queue()
             .heartbeat(self.worker, self.options.lease)?;
+        self.store.queue().reap_local_workers()?;
         for id in self.known.ladders.keys().copied().collect::<Vec<_>>() {
             self.known.refresh(self.store, id)?;
             on_progress(&self.known.ladders[&id].progress);

@@ -56,7 +56,8 @@ pub fn server(configure: impl FnOnce(&mut ServerConfig)) -> Server {
     let mut config = ServerConfig::new(db.clone());
     config.workers = 0;
     configure(&mut config);
-    let state = AppState::new(config, store, Arc::new(Sandbox::new().unwrap()));
+    drop(store);
+    let state = AppState::new(config, Arc::new(Sandbox::new().unwrap())).unwrap();
     Server {
         _dir: Some(dir),
         db,

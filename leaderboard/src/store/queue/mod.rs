@@ -13,7 +13,9 @@
 //! more to verify it.
 //!
 //! Workers record heartbeats (host, pid, threads, matches played, last
-//! seen), from which `ladder status` reads who is playing.
+//! seen), from which `ladder status` reads who is playing; with each
+//! heartbeat a worker releases the leases of the workers of its host whose
+//! process is gone.
 //!
 //! The queue's parts, a file each: `claims`, `commits`, `workers` (registry and
 //! heartbeats), `status`.
@@ -25,8 +27,8 @@ mod workers;
 
 pub use claims::{ClaimNext, Claimed};
 pub use commits::{replay_sha256_of_gz, Committed};
-pub use status::{IntegrityEvent, LadderStatus, QueueDemand};
-pub use workers::WorkerInfo;
+pub use status::{GameTotals, IntegrityEvent, LadderStatus, QueueDemand, QueueTotals};
+pub use workers::{WorkerInfo, WorkerState, GONE_AFTER_HEARTBEATS, HEARTBEATS_PER_LEASE};
 
 use super::conn::Conn;
 use super::db::{vals, Db, DbError, Dialect, Value};
@@ -42,9 +44,10 @@ pub struct Queue<'s> {
 /// Claims of one match that may end without a result before it is void.
 pub const MAX_ATTEMPTS: u32 = 3;
 
-/// How often a worker renews its leases: three times a lease.
+/// How often a worker sends its heartbeat and renews its leases:
+/// [`HEARTBEATS_PER_LEASE`] times a lease.
 pub fn renew_every(lease: Duration) -> Duration {
-    lease / 3
+    lease / HEARTBEATS_PER_LEASE
 }
 
 fn ms(d: Duration) -> i64 {

@@ -2,7 +2,7 @@
 //! and being verified, its integrity events, its pace and its workers; and
 //! the finished prefix that ratings wait for.
 
-use super::workers::{worker_info, WorkerInfo, WORKER_COLUMNS};
+use super::workers::{heard_from_recently, worker_info, WorkerInfo, WORKER_COLUMNS};
 use super::Queue;
 use crate::store::db::vals;
 use crate::store::error::StoreError;
@@ -67,6 +67,30 @@ pub struct LadderStatus {
     pub workers: Vec<WorkerInfo>,
 }
 
+/// The queue of every game, and the live workers, as `GET /metrics`
+/// reports them ([`Queue::totals`]).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct QueueTotals {
+    /// Per game that has a ladder, by name.
+    pub games: Vec<GameTotals>,
+    /// Workers live now, and their threads.
+    pub live_workers: u32,
+    pub live_threads: u32,
+}
+
+/// One game's matches over all its ladders.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct GameTotals {
+    pub game: String,
+    /// With a result (void ones included): it only grows, as no result is
+    /// ever deleted.
+    pub finished: u64,
+    /// Left to play or verify, leased or not.
+    pub waiting: u64,
+    /// Of those, held under an unexpired lease: being played.
+    pub in_play: u64,
+}
+
 impl LadderStatus {
     /// Seconds until every match is done at the current rate.
     pub fn eta_s(&self) -> Option<f64> {
@@ -123,10 +147,11 @@ impl Queue<'_> {
                 "SELECT
                    (SELECT count(*) FROM matches WHERE ladder_id = $1 AND (done = 0 OR verify = 1)),
                    (SELECT CAST(coalesce(sum(threads), 0) AS BIGINT) FROM workers
-                     WHERE stopped = 0 AND last_seen + lease_ms >= {{now}}
+                     WHERE stopped = 0 AND {}
                        AND (ladder_id IS NULL OR ladder_id = $1)),
                    (SELECT count(*) FROM matches WHERE ladder_id = $1 AND finished_at >= {{now}} - $2),
                    {}, {}",
+                heard_from_recently(),
                 within("60000"),
                 within("3600000")
             ),
@@ -176,6 +201,60 @@ impl Queue<'_> {
                 })
             },
         )
+    }
+
+    /// Every game's matches finished, waiting and in play over all its
+    /// ladders, and the live workers and their threads. Cheap enough to
+    /// read at every scrape: a schedule's length is its last index (a
+    /// schedule has no gaps), and the open matches are read through the
+    /// claimable index, so nothing counts the finished ones row by row.
+    pub fn totals(&self) -> Result<QueueTotals, StoreError> {
+        let per_ladder = self.conn.rows(
+            "SELECT l.game,
+                    (SELECT m.idx + 1 FROM matches m WHERE m.ladder_id = l.id
+                      ORDER BY m.idx DESC LIMIT 1),
+                    (SELECT count(*) FROM matches m WHERE m.ladder_id = l.id
+                      AND (m.done = 0 OR m.verify = 1) AND m.done = 0),
+                    (SELECT count(*) FROM matches m WHERE m.ladder_id = l.id
+                      AND (m.done = 0 OR m.verify = 1)),
+                    (SELECT count(*) FROM matches m WHERE m.ladder_id = l.id
+                      AND (m.done = 0 OR m.verify = 1) AND m.lease_until >= {now})
+             FROM ladders l ORDER BY l.game",
+            &[],
+            |r| {
+                let n = |i| r.opt_i64(i).map(|v| v.unwrap_or(0).max(0) as u64);
+                Ok((r.text(0)?, n(1)?, n(2)?, n(3)?, n(4)?))
+            },
+        )?;
+        let mut games: Vec<GameTotals> = Vec::new();
+        for (game, scheduled, not_done, waiting, in_play) in per_ladder {
+            if games.last().is_none_or(|g| g.game != game) {
+                games.push(GameTotals {
+                    game,
+                    ..GameTotals::default()
+                });
+            }
+            let g = games.last_mut().expect("pushed above");
+            g.finished += scheduled.saturating_sub(not_done);
+            g.waiting += waiting;
+            g.in_play += in_play;
+        }
+        let now = self.conn.rows("SELECT {now}", &[], |r| r.i64(0))?[0];
+        let live: Vec<WorkerInfo> = self
+            .conn
+            .rows(
+                &format!("SELECT {WORKER_COLUMNS} FROM workers WHERE stopped = 0"),
+                &[],
+                worker_info,
+            )?
+            .into_iter()
+            .filter(|w| w.is_live(now))
+            .collect();
+        Ok(QueueTotals {
+            games,
+            live_workers: live.len() as u32,
+            live_threads: live.iter().map(|w| w.threads).sum(),
+        })
     }
 
     /// Where the ladder stands.

@@ -1,7 +1,12 @@
 //! The workers' registry: each worker records its host, process, threads
 //! and heartbeats, from which `ladder status` reads who is playing; a
 //! worker's leases are renewed with its heartbeat and released when it
-//! stops, or when its process is found gone on this host.
+//! stops, or when a live worker of its host finds its process gone.
+//!
+//! `workers.stopped` says how a worker ended: 0 it has not (it is live, or
+//! gone without a word: its heartbeats stopped), 1 it stopped itself
+//! (SIGTERM, its work done), 2 a worker of its host found its process gone
+//! (killed, crashed) and released its leases.
 
 use super::{ms, relaxed, Queue};
 use crate::store::db::{vals, DbError, Row};
@@ -9,6 +14,45 @@ use crate::store::error::StoreError;
 use crate::store::records::Needs;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
+
+/// Heartbeats in a lease: a worker renews its leases every fifth of one
+/// (every second at the default lease of five seconds), so a lease
+/// outlives four missed heartbeats of a loaded machine, and a dead
+/// worker's matches come back a lease after its last heartbeat or claim.
+pub const HEARTBEATS_PER_LEASE: u32 = 5;
+
+/// Heartbeat intervals without a heartbeat after which a worker is taken
+/// for gone: two, so that one late heartbeat (a commit, a rating fit in
+/// its loop) does not make a live worker look gone.
+pub const GONE_AFTER_HEARTBEATS: i64 = 2;
+
+/// `workers.stopped` of a worker that stopped itself.
+const STOPPED_ITSELF: i64 = 1;
+/// `workers.stopped` of a worker whose process a worker of its host found gone.
+const FOUND_DEAD: i64 = 2;
+
+/// SQL: the worker of the row has sent a heartbeat within
+/// [`GONE_AFTER_HEARTBEATS`] of its intervals, by the database's clock
+/// (the same arithmetic as [`WorkerInfo::is_late`]).
+pub(super) fn heard_from_recently() -> String {
+    format!("last_seen + lease_ms / {HEARTBEATS_PER_LEASE} * {GONE_AFTER_HEARTBEATS} >= {{now}}")
+}
+
+/// Where a worker stands, as `ladder status` shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WorkerState {
+    /// Its heartbeats come.
+    Live,
+    /// It stopped itself: a signal, or its work was done.
+    Stopped,
+    /// Gone: its heartbeats stopped (a lost machine, a frozen process);
+    /// its leases end a lease after the last one.
+    NoHeartbeat,
+    /// Gone: a worker of its host found its process gone and released its
+    /// leases.
+    ProcessGone,
+}
 
 /// A worker, as its heartbeats record it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -26,10 +70,14 @@ pub struct WorkerInfo {
     pub last_seen: i64,
     /// Matches it committed a result of, over all ladders.
     pub played: u32,
-    /// Its lease length: it renews every third of it, and is taken for
-    /// gone once a whole lease passes without a heartbeat.
+    /// Its lease length: it sends a heartbeat (and renews its leases)
+    /// [`HEARTBEATS_PER_LEASE`] times a lease, and is taken for gone once
+    /// [`GONE_AFTER_HEARTBEATS`] of those intervals pass without one.
     pub lease_ms: i64,
+    /// It stopped itself (a signal, its work done).
     pub stopped: bool,
+    /// A worker of its host found its process gone (killed, crashed).
+    pub found_dead: bool,
 }
 
 impl WorkerInfo {
@@ -41,9 +89,33 @@ impl WorkerInfo {
         )
     }
 
-    /// Whether it was seen within its lease and has not stopped, at `now`.
+    /// Milliseconds between two of its heartbeats.
+    pub fn heartbeat_ms(&self) -> i64 {
+        self.lease_ms / HEARTBEATS_PER_LEASE as i64
+    }
+
+    /// Whether [`GONE_AFTER_HEARTBEATS`] of its heartbeat intervals passed
+    /// without a heartbeat, at `now`.
+    pub fn is_late(&self, now: i64) -> bool {
+        self.last_seen + self.heartbeat_ms() * GONE_AFTER_HEARTBEATS < now
+    }
+
+    /// Where it stands at `now`.
+    pub fn state(&self, now: i64) -> WorkerState {
+        if self.stopped {
+            WorkerState::Stopped
+        } else if self.found_dead {
+            WorkerState::ProcessGone
+        } else if self.is_late(now) {
+            WorkerState::NoHeartbeat
+        } else {
+            WorkerState::Live
+        }
+    }
+
+    /// Whether its heartbeats come, at `now`.
     pub fn is_live(&self, now: i64) -> bool {
-        !self.stopped && self.last_seen + self.lease_ms >= now
+        self.state(now) == WorkerState::Live
     }
 }
 
@@ -83,7 +155,8 @@ pub(super) fn worker_info(r: &Row) -> Result<WorkerInfo, DbError> {
         last_seen: r.i64(8)?,
         played: r.u32(9)?,
         lease_ms: r.i64(10)?,
-        stopped: r.i64(11)? != 0,
+        stopped: r.i64(11)? == STOPPED_ITSELF,
+        found_dead: r.i64(11)? == FOUND_DEAD,
     })
 }
 
@@ -111,37 +184,60 @@ impl Queue<'_> {
     }
 
     /// Releases the leases of this host's workers whose process is gone
-    /// (killed, crashed), at once rather than when the leases expire, and
-    /// records them as stopped: on one machine a killed run never holds up
-    /// the next, nor is counted as live. A worker on another host is known
-    /// to be gone only by its lease's end. Returns how many workers were
-    /// found gone.
+    /// (killed, crashed), rather than waiting for the leases to end, and
+    /// records them as found dead. Every worker calls it with each
+    /// heartbeat and when it finds nothing to claim, and `ladder run` as it
+    /// starts: on one machine a killed worker's matches come back within a
+    /// few heartbeats, while its siblings play on. A worker on another host is known to be gone
+    /// only by its lease's end.
+    ///
+    /// Only a worker that also missed its heartbeats
+    /// ([`GONE_AFTER_HEARTBEATS`]) is looked at: a live worker whose pid
+    /// this process cannot see (another pid namespace under the same host
+    /// name, as in containers sharing the host's name) is never taken for
+    /// dead. Returns how many workers were found gone.
     pub fn reap_local_workers(&self) -> Result<usize, StoreError> {
         let host = this_host();
-        let holders = self.conn.rows(
-            "SELECT id, pid FROM workers WHERE host = $1 AND stopped = 0",
+        let silent = self.conn.rows(
+            &format!(
+                "SELECT id, pid FROM workers WHERE host = $1 AND stopped = 0 AND NOT ({})",
+                heard_from_recently()
+            ),
             vals![host],
             |r| Ok((r.i64(0)?, r.u32(1)?)),
         )?;
-        let gone: Vec<i64> = holders
-            .into_iter()
-            .filter(|&(_, pid)| pid != std::process::id() && !process_alive(pid))
-            .map(|(id, _)| id)
-            .collect();
-        for &id in &gone {
-            tracing::info!(
-                worker = id,
-                "worker {id} of this host is gone: its matches are claimable again"
-            );
-            self.conn.write(|db| {
+        let mut found = 0;
+        for (id, pid) in silent {
+            if pid == std::process::id() || process_alive(pid) {
+                continue;
+            }
+            // Whoever marks it first releases its leases; a sibling that
+            // found it at the same moment does nothing more.
+            let released = self.conn.write(|db| {
+                if db.execute(
+                    "UPDATE workers SET stopped = $2 WHERE id = $1 AND stopped = 0",
+                    vals![id, FOUND_DEAD],
+                )? == 0
+                {
+                    return Ok(None);
+                }
                 db.execute(
                     "UPDATE matches SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1",
                     vals![id],
-                )?;
-                db.execute("UPDATE workers SET stopped = 1 WHERE id = $1", vals![id])
+                )
+                .map(Some)
             })?;
+            if let Some(leases) = released {
+                found += 1;
+                tracing::info!(
+                    worker = id,
+                    pid,
+                    leases,
+                    "worker {id} of this host (pid {pid}) is gone: its {leases} matches are claimable again"
+                );
+            }
         }
-        Ok(gone.len())
+        Ok(found)
     }
 
     /// The worker `id`.
@@ -158,12 +254,14 @@ impl Queue<'_> {
     }
 
     /// The worker's heartbeat: it is alive, and its leases run for `lease`
-    /// more from now. Returns how many leases it holds.
+    /// more from now. Returns how many leases it holds. A worker taken for
+    /// dead that still beats (frozen for a while, then resumed) is live
+    /// again; the leases released meanwhile stay released.
     pub fn heartbeat(&self, worker: i64, lease: Duration) -> Result<u64, StoreError> {
         self.conn.write(|db| {
             relaxed(db)?;
             db.execute(
-                "UPDATE workers SET last_seen = {now} WHERE id = $1",
+                "UPDATE workers SET last_seen = {now}, stopped = 0 WHERE id = $1",
                 vals![worker],
             )?;
             db.execute(
@@ -184,8 +282,8 @@ impl Queue<'_> {
                 vals![worker],
             )?;
             db.execute(
-                "UPDATE workers SET stopped = 1, last_seen = {now} WHERE id = $1",
-                vals![worker],
+                "UPDATE workers SET stopped = $2, last_seen = {now} WHERE id = $1",
+                vals![worker, STOPPED_ITSELF],
             )?;
             Ok(())
         })

@@ -1,0 +1,89 @@
+//! The operator's commands of seasons and pauses: `season new`, `season
+//! list`, `ladder pause`, `ladder resume` ([`ludus_leaderboard::season`]).
+
+use anyhow::Result;
+use ludus_leaderboard::season;
+use ludus_leaderboard::store::{Location, Store};
+
+/// `ludus season new`: closes the open season of `game` and opens the next.
+pub fn new(game: &str, config: Option<&str>, name: Option<&str>, db: &Location) -> Result<()> {
+    let config = match config {
+        Some(text) => Some(crate::game_config(game, Some(text))?),
+        None => None,
+    };
+    let store = Store::connect_existing(db)?;
+    let started = season::start(&store, game, config, name)?;
+    match &started.closed {
+        Some(closed) => println!(
+            "closed {} of {game} (ladder {}): it schedules no more; the matches it had waiting are played, \
+             and its board stays readable (`ludus leaderboard --game {game} --season '{}'`, /games/{game}?season=…)",
+            closed.name, closed.ladder, closed.name
+        ),
+        None => println!("{game} had no season yet"),
+    }
+    println!(
+        "opened {} of {game} (ladder {}): game config {}, needs Ludus {}, rules v{}, wasmtime {}; \
+         a running `ludus serve` seats every listed bot in it at its next look",
+        started.opened.name,
+        started.opened.ladder,
+        started.config,
+        started.needs.ludus_version,
+        started.needs.rules_version,
+        started.needs.wasmtime_version
+    );
+    if started.paused {
+        println!("{game} is paused: nothing is scheduled until `ludus ladder resume {game}`");
+    }
+    Ok(())
+}
+
+/// `ludus season list`: the seasons of `game`, oldest first.
+pub fn list(game: &str, db: &Location) -> Result<()> {
+    let store = Store::connect_existing(db)?;
+    let all = season::seasons(&store, game)?;
+    if all.is_empty() {
+        println!("{game} has no season yet: `ludus serve` starts one when it has enough bots");
+        return Ok(());
+    }
+    let paused = season::paused(&store, game)?;
+    println!("{:<8} {:<24} state", "ladder", "season");
+    for s in all {
+        let state = match s.closed_at {
+            Some(at) => format!(
+                "closed {}",
+                humantime::format_rfc3339_seconds(
+                    std::time::UNIX_EPOCH + std::time::Duration::from_secs(at.max(0) as u64)
+                )
+            ),
+            None if paused => "open, paused".into(),
+            None => "open".into(),
+        };
+        println!("{:<8} {:<24} {state}", s.ladder, s.name);
+    }
+    Ok(())
+}
+
+/// `ludus ladder pause`.
+pub fn pause(game: &str, db: &Location) -> Result<()> {
+    let store = Store::connect_existing(db)?;
+    if season::pause(&store, game)? {
+        println!(
+            "paused {game}: no new match is scheduled (the matches waiting are played) \
+             until `ludus ladder resume {game}`"
+        );
+    } else {
+        println!("{game} was paused already");
+    }
+    Ok(())
+}
+
+/// `ludus ladder resume`.
+pub fn resume(game: &str, db: &Location) -> Result<()> {
+    let store = Store::connect_existing(db)?;
+    if season::resume(&store, game)? {
+        println!("resumed {game}: the scheduler plays it again at its next look");
+    } else {
+        println!("{game} was not paused");
+    }
+    Ok(())
+}

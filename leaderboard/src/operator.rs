@@ -1,0 +1,188 @@
+//! An operator's tools for a server's accounts and bots, on its database
+//! directly: the accounts with their bots ([`users`]), removing an account
+//! ([`remove_user`]: its tokens sign in no more, its bots are retired,
+//! their results stay), retiring any bot ([`retire_bot`]), the bots with
+//! their owners ([`bots`]) and the identical bytes uploaded by different
+//! accounts ([`duplicates`]). Adding an account and issuing its token are
+//! the server's (`ludus_server::auth`), which alone hashes tokens.
+
+use crate::clock;
+use crate::error::Error;
+use crate::house::{self, Retired, HOUSE, NO_TOKEN};
+use crate::report;
+use crate::store::{BotRecord, SameBytes, Store};
+use std::collections::BTreeMap;
+
+/// An account, as `ludus user list` shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct User {
+    pub name: String,
+    /// When it was added (RFC 3339).
+    pub created_at: String,
+    pub operator: bool,
+    /// When it was removed (RFC 3339), if it was.
+    pub removed_at: Option<String>,
+    /// The server's own account, which holds its house bots.
+    pub house: bool,
+    /// The bot names it owns, by name, each with whether it is retired.
+    pub bots: Vec<(String, bool)>,
+}
+
+/// Every account of the store, by name.
+pub fn users(store: &Store) -> Result<Vec<User>, Error> {
+    Ok(store
+        .accounts()
+        .list()?
+        .into_iter()
+        .map(|l| User {
+            house: is_house(&l.account.name, &l.account.token_sha256),
+            name: l.account.name,
+            created_at: l.created_at,
+            operator: l.account.operator,
+            removed_at: l.account.removed_at.map(clock::unix_rfc3339),
+            bots: l.bots,
+        })
+        .collect())
+}
+
+fn is_house(name: &str, token_sha256: &str) -> bool {
+    name.eq_ignore_ascii_case(HOUSE) && token_sha256 == NO_TOKEN
+}
+
+/// What [`remove_user`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemovedUser {
+    /// The account's name, as stored.
+    pub name: String,
+    /// Removed already: nothing changed.
+    pub already: bool,
+    /// The bots retired now, by name.
+    pub retired: Vec<String>,
+}
+
+/// Removes the account `name` (in any case) for the operator: its tokens
+/// sign in no more, and its bots are retired, so they leave the continuous
+/// ladders; its bots, their versions and their results stay, and their
+/// pages still show them. The house's account cannot be removed.
+pub fn remove_user(store: &Store, name: &str) -> Result<RemovedUser, Error> {
+    let account = store
+        .accounts()
+        .named(name)?
+        .ok_or_else(|| Error::UnknownAccount {
+            db: store.location().to_string(),
+            name: name.into(),
+        })?;
+    if is_house(&account.name, &account.token_sha256) {
+        return Err(Error::HouseAccount { name: account.name });
+    }
+    let removed = store.accounts().remove(account.id, clock::now_unix())?;
+    if let Some(retired) = &removed {
+        tracing::info!(account = %account.name, retired = retired.len(), "account removed by the operator");
+    }
+    Ok(RemovedUser {
+        name: account.name,
+        already: removed.is_none(),
+        retired: removed.unwrap_or_default(),
+    })
+}
+
+/// What [`retire_bot`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RetiredBot {
+    /// The bot of this account, retired now.
+    Owned(String),
+    /// A house bot, retired now.
+    House,
+    /// A bot the operator stored, which no account owned: the house
+    /// adopted it, then retired it.
+    Adopted,
+    /// Retired already.
+    Already,
+}
+
+/// Retires the bot `name` for the operator, whoever owns it: it is
+/// scheduled no more and leaves the continuous ladder's board; its
+/// matches and ratings stay. A bot no account owns (stored with `ludus
+/// submit --db`) is adopted by the house first, as [`house::retire`]
+/// does, so that it has an owner to be retired by.
+pub fn retire_bot(store: &Store, name: &str) -> Result<RetiredBot, Error> {
+    match store.accounts().ownership(name)? {
+        Some(o) if o.retired => Ok(RetiredBot::Already),
+        Some(o) if !house::bots(store)?.contains(name) => {
+            store.accounts().retire(name)?;
+            tracing::info!(bot = name, owner = %o.owner, "retired by the operator");
+            Ok(RetiredBot::Owned(o.owner))
+        }
+        _ => Ok(match house::retire(store, name)? {
+            Retired::House => RetiredBot::House,
+            Retired::Adopted => RetiredBot::Adopted,
+            Retired::Already => RetiredBot::Already,
+        }),
+    }
+}
+
+/// A stored bot as `ludus bots` lists it: its latest version, its owner
+/// (none for a bot the operator stored) and whether it is retired.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListedBot {
+    pub bot: BotRecord,
+    pub owner: Option<String>,
+    pub retired: bool,
+}
+
+/// The latest version of every stored bot ([`report::bots`]), with its
+/// owner and whether it is retired.
+pub fn bots(store: &Store) -> Result<Vec<ListedBot>, Error> {
+    let owners: BTreeMap<String, _> = store.accounts().owners()?.into_iter().collect();
+    Ok(report::bots(store)?
+        .into_iter()
+        .map(|bot| {
+            let owner = owners.get(&bot.name);
+            ListedBot {
+                owner: owner.map(|o| o.owner.clone()),
+                retired: owner.is_some_and(|o| o.retired),
+                bot,
+            }
+        })
+        .collect())
+}
+
+/// Bytes (one sha256) that bots of different accounts have.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Duplicate {
+    pub sha256: String,
+    /// Every owned bot version with these bytes, by account, bot and version.
+    pub versions: Vec<SameBytes>,
+}
+
+impl Duplicate {
+    /// The accounts that have these bytes, each once, by name.
+    pub fn owners(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = self.versions.iter().map(|v| v.account.as_str()).collect();
+        names.dedup();
+        names
+    }
+}
+
+/// The groups of bot versions with identical bytes owned by different
+/// accounts, by sha256: what an operator wants to know of (one account's
+/// bot uploaded again by another). Bots no account owns are left out.
+pub fn duplicates(store: &Store) -> Result<Vec<Duplicate>, Error> {
+    let mut out: Vec<Duplicate> = Vec::new();
+    for v in store.accounts().same_bytes()? {
+        match out.last_mut() {
+            Some(d) if d.sha256 == v.sha256 => d.versions.push(v),
+            _ => out.push(Duplicate {
+                sha256: v.sha256.clone(),
+                versions: vec![v],
+            }),
+        }
+    }
+    Ok(out)
+}
+
+/// The bots of other accounts with the bytes of one of `name`'s versions,
+/// each once, by name: what a bot's page shows an operator.
+pub fn same_bytes_as(store: &Store, name: &str) -> Result<Vec<SameBytes>, Error> {
+    Ok(store.accounts().same_bytes_as(name)?)
+}

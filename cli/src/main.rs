@@ -663,9 +663,9 @@ pub(crate) struct LeaseArg {
     /// A claim's lease: the worker sends a heartbeat that renews it five
     /// times a lease (every second by default), and is shown gone after two
     /// missed ones; when a worker dies on another machine its matches wait
-    /// this long for another. A machine whose worker may stall longer
-    /// (large bots to compile, very large ladders to rate) takes a longer
-    /// one (e.g. 30s, 2m).
+    /// this long for another. The heartbeat has a thread of its own, so a
+    /// worker busy compiling a large bot keeps its leases; a machine whose
+    /// database answers slowly takes a longer one (e.g. 30s, 2m).
     #[arg(long, default_value = "5s", value_parser = humantime::parse_duration)]
     pub(crate) lease: std::time::Duration,
 }

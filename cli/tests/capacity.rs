@@ -59,8 +59,10 @@ fn waiting_matches_follow_the_live_threads(dir: &Path, db: &str) {
     let (_, again) = queue_of(db, "planet-wars").unwrap();
     assert_eq!((idle.live_threads, idle.waiting), (0, 12), "{idle:?}");
     assert_eq!(again, idle, "nothing more is scheduled without workers");
+    // A lease of 20 s: a heartbeat every 4 s, gone after two missed (8 s),
+    // time enough for the scheduler to see the threads on a loaded machine.
     let mut worker = ludus_cmd(
-        &["worker", "--threads", "8", "--lease", "8s", "--db", db],
+        &["worker", "--threads", "8", "--lease", "20s", "--db", db],
         dir,
     )
     .stdout(Stdio::null())

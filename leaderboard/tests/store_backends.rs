@@ -1329,3 +1329,41 @@ fn a_stale_append_is_refused_whole(db: Db) {
     assert!(store.ladders().append(id, &[at(4)]).unwrap());
     assert_eq!(store.ladders().schedule_len(id).unwrap(), 5);
 }
+
+/// The heartbeat runs on a connection of its own beside the worker's
+/// commits: on PostgreSQL, a match whose row a commit holds is skipped (the
+/// commit settles it) instead of waited for, so the heartbeat and the
+/// commit never wait on each other.
+#[test]
+fn on_postgres_a_heartbeat_does_not_wait_for_a_commit_in_progress() {
+    let db = postgres();
+    let mut store = db.store();
+    let id = ladder(&mut store, 2);
+    let w = store.queue().register_worker(1, Some(id), LEASE).unwrap();
+    assert_eq!(
+        indices(&store.queue().claim(w, id, 2, LEASE).unwrap()),
+        vec![0, 1]
+    );
+    // Another session holds match 0's row, as a commit in progress does.
+    let Db::Postgres(url) = &db else {
+        unreachable!()
+    };
+    let mut holder = postgres::Client::connect(url, postgres::NoTls).unwrap();
+    let mut commit = holder.transaction().unwrap();
+    commit
+        .execute(
+            "SELECT idx FROM matches WHERE ladder_id = $1 AND idx = 0 FOR UPDATE",
+            &[&id],
+        )
+        .unwrap();
+    let started = std::time::Instant::now();
+    let heartbeat = Store::connect(&db.location()).unwrap();
+    assert_eq!(
+        heartbeat.queue().heartbeat(w, LEASE).unwrap(),
+        1,
+        "match 1 renewed, match 0 skipped"
+    );
+    assert!(started.elapsed() < Duration::from_secs(5));
+    commit.rollback().unwrap();
+    assert_eq!(heartbeat.queue().heartbeat(w, LEASE).unwrap(), 2);
+}

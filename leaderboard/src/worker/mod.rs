@@ -3,8 +3,10 @@
 //! has threads (and a few more, waiting in its queue), plays them on rayon
 //! threads (`play`), commits each result with its replay as it arrives
 //! (results that come close together go in together, see `batch`),
-//! sends its heartbeat and renews its leases five times a lease (releasing
-//! those of any dead worker of its host as it does), and applies the
+//! sends its heartbeat and renews its leases five times a lease from a
+//! thread and a connection of its own (`heartbeat`: a main loop busy
+//! compiling a bot keeps its leases), releasing those of any dead worker of
+//! its host as it does, and applies the
 //! ratings of the finished prefix now and then (`pace`). Processes never
 //! talk to each other: they meet in the database ([`crate::store::queue`]).
 //!
@@ -17,6 +19,7 @@
 //! the server's in-process worker.
 
 mod batch;
+mod heartbeat;
 mod known;
 mod pace;
 mod play;
@@ -94,14 +97,13 @@ pub fn play_again(
 /// lease from its last heartbeat or claim), so the rated prefix waits
 /// seconds for them, not a minute. Its heartbeat comes every second
 /// ([`queue::HEARTBEATS_PER_LEASE`]), and the lease outlives four missed
-/// ones. A heartbeat is one small transaction (two updates through
-/// indexes) and one read of the host's silent workers: a hundred workers
-/// make a hundred heartbeats a second, a fraction of what their commits
-/// ask at a few matches a second each. A machine whose worker loop stalls
-/// for longer (first compiling large bots, fitting the ratings of a very
-/// large ladder) gets a longer `--lease`; a stall past the lease costs the
-/// matches in hand being played twice, to the same result, never a lost or
-/// a different one.
+/// ones. A heartbeat is two small updates through indexes and one read of
+/// the host's silent workers, on a thread of its own (a worker loop busy
+/// compiling a large bot still beats): a hundred workers make a hundred
+/// heartbeats a second, a fraction of what their commits ask at a few
+/// matches a second each. A machine whose database answers slowly gets a
+/// longer `--lease`; a lease that runs out costs the matches in hand being
+/// played twice, to the same result, never a lost or a different one.
 pub const DEFAULT_LEASE: Duration = Duration::from_secs(5);
 
 impl WorkerOptions {
@@ -185,11 +187,13 @@ pub fn work(
         .register_worker(options.threads, options.ladder, options.lease)?;
     store.plan_statements_once(true)?;
     tracing::info!(worker, threads = options.threads, "worker started");
+    let heartbeat = heartbeat::Heartbeat::start(store.location(), worker, options.lease)?;
     let mut run = Run {
         store,
         sandbox,
         options,
         worker,
+        heartbeat: &heartbeat,
         known: Known::default(),
         share: FairShare::default(),
         summary: Summary {
@@ -204,6 +208,7 @@ pub fn work(
     if !summary.busy.is_empty() {
         tracing::info!(worker, "time spent playing: {}", summary.describe_busy());
     }
+    heartbeat.stop();
     if let Err(e) = store.queue().stop_worker(worker) {
         tracing::warn!(worker, "could not record the worker's stop: {e}");
     }
@@ -292,6 +297,7 @@ struct Run<'a> {
     sandbox: &'a Sandbox,
     options: &'a WorkerOptions,
     worker: i64,
+    heartbeat: &'a heartbeat::Heartbeat,
     known: Known,
     share: FairShare,
     summary: Summary,
@@ -383,15 +389,13 @@ impl Run<'_> {
             .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
-    /// The heartbeat: the worker's leases run for another lease, the
-    /// leases of a dead worker of this host are released (a killed sibling
-    /// holds up the ladder's rated prefix only seconds), and the progress
-    /// of its ladders is read again.
+    /// At each heartbeat's interval: the heartbeat still beats (on its own
+    /// thread, [`heartbeat`]: the worker's leases run for another lease, and
+    /// the leases of a dead worker of this host are released, so a killed
+    /// sibling holds up the ladder's rated prefix only seconds), and the
+    /// progress of the worker's ladders is read again.
     fn renew(&mut self, on_progress: &mut impl FnMut(&Progress)) -> Result<(), Error> {
-        self.store
-            .queue()
-            .heartbeat(self.worker, self.options.lease)?;
-        self.store.queue().reap_local_workers()?;
+        self.heartbeat.check()?;
         for id in self.known.ladders.keys().copied().collect::<Vec<_>>() {
             self.known.refresh(self.store, id)?;
             on_progress(&self.known.ladders[&id].progress);

@@ -8,7 +8,7 @@
 //! (SIGTERM, its work done), 2 a worker of its host found its process gone
 //! (killed, crashed) and released its leases.
 
-use super::{ms, relaxed, Queue};
+use super::{ms, Queue};
 use crate::store::db::{vals, DbError, Row};
 use crate::store::error::StoreError;
 use crate::store::records::Needs;
@@ -254,21 +254,30 @@ impl Queue<'_> {
     }
 
     /// The worker's heartbeat: it is alive, and its leases run for `lease`
-    /// more from now. Returns how many leases it holds. A worker taken for
-    /// dead that still beats (frozen for a while, then resumed) is live
-    /// again; the leases released meanwhile stay released.
+    /// more from now. Returns how many leases it renewed. A worker taken
+    /// for dead that still beats (frozen for a while, then resumed) is live
+    /// again; the leases released meanwhile stay released; a worker that
+    /// stopped stays stopped.
+    ///
+    /// It is sent from a connection of its own beside the worker's commits
+    /// (`worker::Heartbeat`), so it takes no lock a commit may wait for:
+    /// two statements, each its own transaction, and the leases of matches
+    /// a commit holds at that moment are skipped (PostgreSQL; the commit
+    /// settles them itself), so the two never wait on each other's rows.
     pub fn heartbeat(&self, worker: i64, lease: Duration) -> Result<u64, StoreError> {
-        self.conn.write(|db| {
-            relaxed(db)?;
-            db.execute(
-                "UPDATE workers SET last_seen = {now}, stopped = 0 WHERE id = $1",
-                vals![worker],
-            )?;
-            db.execute(
-                "UPDATE matches SET lease_until = {now} + $2 WHERE lease_owner = $1 AND (done = 0 OR verify = 1)",
-                vals![worker, ms(lease)],
-            )
-        })
+        self.conn.query(
+            "UPDATE workers SET last_seen = {now}, stopped = 0 WHERE id = $1 AND stopped <> 1",
+            vals![worker],
+        )?;
+        let renewed = self.conn.query(
+            "UPDATE matches SET lease_until = {now} + $2
+             WHERE (ladder_id, idx) IN (
+                 SELECT ladder_id, idx FROM matches
+                 WHERE lease_owner = $1 AND (done = 0 OR verify = 1) {skip_locked})
+             RETURNING idx",
+            vals![worker, ms(lease)],
+        )?;
+        Ok(renewed.len() as u64)
     }
 
     /// The worker stops: the leases it still holds are released, their

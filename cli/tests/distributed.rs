@@ -600,3 +600,64 @@ fn a_live_worker_releases_a_killed_siblings_matches_within_seconds_and_status_sh
         "only the worker that finished stopped itself"
     );
 }
+
+/// The PostgreSQL backup of `docs/distributed.md`: `pg_dump` of a database
+/// a ladder is being played on, restored with `pg_restore` into a new
+/// database, which is whole: a Ludus database whose ratings are those of
+/// its results.
+#[test]
+fn a_pg_dump_taken_while_a_ladder_plays_restores_to_a_consistent_database() {
+    let cluster = ludus_testkit::postgres::shared();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let db = cluster.create_database();
+    submit_planet_wars_examples(d, &db);
+    let mut run = spawn(
+        &[
+            "ladder",
+            "run",
+            "--game",
+            "planet-wars",
+            "--config",
+            CONFIG,
+            "--rounds",
+            "20",
+            "--threads",
+            "1",
+            "--db",
+            &db,
+        ],
+        d,
+    );
+    // Under way: some results in, most to come.
+    let start = Instant::now();
+    while results_in(&db) < 5 {
+        assert!(start.elapsed() < Duration::from_secs(120), "no progress");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let dump = d.join("ludus.dump");
+    let o = std::process::Command::new(cluster.program("pg_dump"))
+        .args(["--format=custom", "--file"])
+        .arg(&dump)
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let restored = cluster.create_database();
+    let o = std::process::Command::new(cluster.program("pg_restore"))
+        .args(["--no-owner", "--dbname", &restored])
+        .arg(&dump)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    // The run is not needed any more: the backup was taken under it.
+    let _ = run.kill();
+    let _ = run.wait();
+    let copied = results_in(&restored);
+    assert!((5..120).contains(&copied), "{copied} results in the copy");
+    let o = ludus(&["ladder", "recompute", "--db", &restored], d);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("bit for bit"), "{}", text(&o));
+    let o = ludus(&["ladder", "status", "--db", &restored], d);
+    assert!(o.status.success(), "{}", text(&o));
+}

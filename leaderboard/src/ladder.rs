@@ -268,7 +268,7 @@ pub fn run(
 ) -> Result<Ran, Error> {
     let id = create_keeping(store, spec, options.keep_replays)?;
     // A killed run of this machine is not another worker playing.
-    store.queue().reap_local_workers()?;
+    store.queue().reap_local_workers(true)?;
     let status = store.queue().status(id)?;
     on_event(RunEvent::Started {
         ladder: id,

@@ -40,6 +40,7 @@ on_both!(
     ratings_cover_only_the_finished_prefix,
     a_stopped_worker_gives_back_its_matches_without_spending_an_attempt,
     a_gone_worker_of_this_host_has_its_leases_released_at_once,
+    a_run_starting_releases_a_killed_workers_leases_without_waiting,
     a_worker_is_gone_once_two_heartbeats_pass_without_one,
     a_killed_worker_is_found_dead_not_stopped_and_comes_back_if_it_beats_again,
     status_counts_done_leased_and_pending_and_lists_workers,
@@ -875,18 +876,42 @@ fn a_gone_worker_of_this_host_has_its_leases_released_at_once(db: Db) {
     db.raw(&format!(
         "UPDATE workers SET pid = 999999999 WHERE id = {gone}"
     ));
-    assert_eq!(store.queue().reap_local_workers().unwrap(), 0);
+    assert_eq!(store.queue().reap_local_workers(false).unwrap(), 0);
     // Two heartbeats late (60 s lease: one every 12 s).
     db.raw(&format!(
         "UPDATE workers SET last_seen = last_seen - 25000 WHERE id = {gone}"
     ));
     assert!(store.queue().claim(live, id, 2, LEASE).unwrap().is_empty());
-    assert_eq!(store.queue().reap_local_workers().unwrap(), 1);
+    assert_eq!(store.queue().reap_local_workers(false).unwrap(), 1);
     let c = store.queue().claim(live, id, 2, LEASE).unwrap();
     assert_eq!(indices(&c), vec![0, 1]);
     assert_eq!(c[0].attempt, 2, "the killed claim counts");
     // This process's own workers are never taken for gone.
-    assert_eq!(store.queue().reap_local_workers().unwrap(), 0);
+    assert_eq!(store.queue().reap_local_workers(true).unwrap(), 0);
+}
+
+/// A run started right after its predecessor on this host was killed does
+/// not wait for the killed one's heartbeats to be missed: as it starts, a
+/// worker whose process is gone is gone.
+fn a_run_starting_releases_a_killed_workers_leases_without_waiting(db: Db) {
+    let mut store = db.store();
+    let id = ladder(&mut store, 2);
+    let killed = store.queue().register_worker(1, Some(id), LEASE).unwrap();
+    store.queue().claim(killed, id, 2, LEASE).unwrap();
+    db.raw(&format!(
+        "UPDATE workers SET pid = 999999999 WHERE id = {killed}"
+    ));
+    assert_eq!(
+        store.queue().reap_local_workers(false).unwrap(),
+        0,
+        "not late"
+    );
+    assert_eq!(store.queue().reap_local_workers(true).unwrap(), 1);
+    let next = store.queue().register_worker(1, Some(id), LEASE).unwrap();
+    assert_eq!(
+        indices(&store.queue().claim(next, id, 2, LEASE).unwrap()),
+        vec![0, 1]
+    );
 }
 
 /// A worker's heartbeat comes every fifth of its lease; two intervals
@@ -942,8 +967,8 @@ fn a_killed_worker_is_found_dead_not_stopped_and_comes_back_if_it_beats_again(db
     ));
     // The live worker's heartbeat finds it; a second look finds nothing more.
     store.queue().heartbeat(live, LEASE).unwrap();
-    assert_eq!(store.queue().reap_local_workers().unwrap(), 1);
-    assert_eq!(store.queue().reap_local_workers().unwrap(), 0);
+    assert_eq!(store.queue().reap_local_workers(false).unwrap(), 1);
+    assert_eq!(store.queue().reap_local_workers(false).unwrap(), 0);
     assert_eq!(
         db.raw(&format!("SELECT stopped FROM workers WHERE id = {killed}")),
         "2"

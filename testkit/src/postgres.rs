@@ -151,6 +151,11 @@ impl Cluster {
         total
     }
 
+    /// A program of the cluster's PostgreSQL (`pg_dump`, `pg_restore`).
+    pub fn program(&self, name: &str) -> PathBuf {
+        self.bin.join(name)
+    }
+
     /// The URL of database `name` of this cluster.
     pub fn url(&self, name: &str) -> String {
         format!("postgres://ludus@127.0.0.1:{}/{name}", self.port)

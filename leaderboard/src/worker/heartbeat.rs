@@ -51,7 +51,7 @@ impl Heartbeat {
                     let beat = store
                         .queue()
                         .heartbeat(worker, lease)
-                        .and_then(|_| store.queue().reap_local_workers());
+                        .and_then(|_| store.queue().reap_local_workers(false));
                     if let Err(e) = beat {
                         *failure.lock().expect("never poisoned") = Some(e);
                         return;

@@ -182,6 +182,8 @@ pub fn work(
     if let Some(id) = options.ladder {
         store.ladders().get(id)?;
     }
+    // A killed worker of this machine holds nothing up for the next one.
+    store.queue().reap_local_workers(true)?;
     let worker = store
         .queue()
         .register_worker(options.threads, options.ladder, options.lease)?;
@@ -440,7 +442,7 @@ impl Run<'_> {
     /// oldest ladders with work it may play.
     fn claim(&mut self, n: usize) -> Result<Vec<Job>, Error> {
         let jobs = self.claim_once(n)?;
-        if jobs.is_empty() && self.store.queue().reap_local_workers()? > 0 {
+        if jobs.is_empty() && self.store.queue().reap_local_workers(false)? > 0 {
             return self.claim_once(n);
         }
         Ok(jobs)

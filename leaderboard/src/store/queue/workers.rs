@@ -192,17 +192,23 @@ impl Queue<'_> {
     /// only by its lease's end.
     ///
     /// Only a worker that also missed its heartbeats
-    /// ([`GONE_AFTER_HEARTBEATS`]) is looked at: a live worker whose pid
-    /// this process cannot see (another pid namespace under the same host
-    /// name, as in containers sharing the host's name) is never taken for
-    /// dead. Returns how many workers were found gone.
-    pub fn reap_local_workers(&self) -> Result<usize, StoreError> {
+    /// ([`GONE_AFTER_HEARTBEATS`]) is looked at, except as a run starts
+    /// (`starting`): a live worker whose pid this process cannot see
+    /// (another pid namespace under the same host name, as in containers
+    /// sharing the host's name) is not taken for dead at every heartbeat;
+    /// a run started again right after its predecessor was killed does not
+    /// wait for the killed one's heartbeats to be missed. (A live sibling
+    /// in another pid namespace released at a start beats again and is live
+    /// again; the matches it held may be played twice, to the same
+    /// results.) Returns how many workers were found gone.
+    pub fn reap_local_workers(&self, starting: bool) -> Result<usize, StoreError> {
         let host = this_host();
+        let silent = match starting {
+            true => "1 = 1".to_string(),
+            false => format!("NOT ({})", heard_from_recently()),
+        };
         let silent = self.conn.rows(
-            &format!(
-                "SELECT id, pid FROM workers WHERE host = $1 AND stopped = 0 AND NOT ({})",
-                heard_from_recently()
-            ),
+            &format!("SELECT id, pid FROM workers WHERE host = $1 AND stopped = 0 AND {silent}"),
             vals![host],
             |r| Ok((r.i64(0)?, r.u32(1)?)),
         )?;

@@ -47,8 +47,8 @@ fn signal(child: &Child, signal: &str) {
 }
 
 /// A server without workers keeps the fewest matches waiting; a worker of
-/// eight threads that registers (and is then frozen, so that it plays
-/// nothing) makes it keep four per thread waiting.
+/// eight threads makes it keep four per thread waiting; frozen, its
+/// heartbeats stop, it no longer counts, and nothing more is scheduled.
 fn waiting_matches_follow_the_live_threads(dir: &Path, db: &str) {
     submit_planet_wars_examples(dir, db);
     let _serving = serve(dir, &["--workers", "0", "--db", db]);
@@ -69,12 +69,14 @@ fn waiting_matches_follow_the_live_threads(dir: &Path, db: &str) {
     .stderr(Stdio::null())
     .spawn()
     .unwrap();
-    wait_for(db, "planet-wars", "the worker registers", |q| {
-        q.live_threads == 8
+    let busy = wait_for(db, "planet-wars", "eight live threads", |q| {
+        q.live_threads == 8 && q.waiting >= 32
     });
-    signal(&worker, "-STOP");
-    let busy = wait_for(db, "planet-wars", "eight live threads", |q| q.waiting >= 32);
     assert_eq!(busy.live_threads, 8, "{busy:?}");
+    // Frozen once the queue follows it, not before: a process frozen
+    // inside a write (a commit, a heartbeat) keeps SQLite's write lock, and
+    // a scheduler that could not write would prove nothing.
+    signal(&worker, "-STOP");
     // Frozen, its heartbeats stop: two missed and the worker is no longer
     // live: nothing is scheduled for it, and what waits stays.
     let gone = wait_for(db, "planet-wars", "the worker's heartbeats stop", |q| {

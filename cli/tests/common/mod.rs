@@ -266,11 +266,13 @@ pub fn long_decimals(text: &str) -> Vec<String> {
 /// is named `ludus serve on HOST (pid N, ADDRESS)`.
 pub fn scheduler_pid(cluster: &ludus_testkit::postgres::Cluster, url: &str) -> Option<u32> {
     // The lock's key (Ludus's class 0x4C55, object -3) as pg_locks shows
-    // it: oids.
+    // it: oids; advisory locks are per database, and other tests' servers
+    // hold theirs in their own databases of the same cluster.
     let name = cluster.psql(
         url,
         "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
          WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+           AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
            AND l.classid::text::bigint = 19541 AND l.objid::text::bigint = 4294967293",
     );
     name.split("(pid ")

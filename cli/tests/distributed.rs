@@ -278,6 +278,27 @@ const SLOW_AFTER_VALIDATION: &str = r#"(module
           (br_if $spin (local.get $i)))))
     (i64.or (i64.shl (i64.const 16) (i64.const 32)) (i64.const 12))))"#;
 
+/// Submits [`SLOW_AFTER_VALIDATION`] as `slow` to the Planet Wars bots of
+/// `db`.
+fn submit_slow(dir: &Path, db: &str) {
+    let slow = dir.join("slow.wasm");
+    std::fs::write(&slow, wat::parse_str(SLOW_AFTER_VALIDATION).unwrap()).unwrap();
+    let o = ludus(
+        &[
+            "submit",
+            slow.to_str().unwrap(),
+            "--name",
+            "slow",
+            "--game",
+            "planet-wars",
+            "--db",
+            db,
+        ],
+        dir,
+    );
+    assert!(o.status.success(), "{}", text(&o));
+}
+
 /// SIGTERM to a `ludus worker` in the middle of a slow bot's match: it
 /// stops between two answers, commits nothing of that match and gives it
 /// back to the queue without spending an attempt; the results it had
@@ -322,23 +343,8 @@ enum Stopped {
 fn stopped_by_sigterm(which: Stopped) {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let slow = d.join("slow.wasm");
-    std::fs::write(&slow, wat::parse_str(SLOW_AFTER_VALIDATION).unwrap()).unwrap();
     let ladder = |db: &str, command: &[&str]| {
-        let o = ludus(
-            &[
-                "submit",
-                slow.to_str().unwrap(),
-                "--name",
-                "slow",
-                "--game",
-                "planet-wars",
-                "--db",
-                db,
-            ],
-            d,
-        );
-        assert!(o.status.success(), "{}", text(&o));
+        submit_slow(d, db);
         submit_to(d, db, "planet_wars_idle", "idle");
         let mut args = command.to_vec();
         args.extend(slow_ladder(db));
@@ -462,22 +468,7 @@ fn a_live_worker_releases_a_killed_siblings_matches_within_seconds_and_status_sh
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let db = cluster.create_database();
-    let slow = d.join("slow.wasm");
-    std::fs::write(&slow, wat::parse_str(SLOW_AFTER_VALIDATION).unwrap()).unwrap();
-    let o = ludus(
-        &[
-            "submit",
-            slow.to_str().unwrap(),
-            "--name",
-            "slow",
-            "--game",
-            "planet-wars",
-            "--db",
-            &db,
-        ],
-        d,
-    );
-    assert!(o.status.success(), "{}", text(&o));
+    submit_slow(d, &db);
     submit_to(d, &db, "planet_wars_idle", "idle");
     // Sixteen matches of ten slow turns each (about half a second): each
     // worker holds two, so ten wait and the live worker finds one to claim

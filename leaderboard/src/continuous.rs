@@ -385,12 +385,6 @@ pub fn top_up(
     config: &ContinuousConfig,
     look: Look,
 ) -> Result<TopUp, Error> {
-    if store.ladders().paused(game.id)?.is_some() {
-        return Ok(TopUp {
-            paused: true,
-            ..TopUp::default()
-        });
-    }
     let budgeted = config.max_per_hour.is_some();
     // The queue as read before any bot joins: joining schedules nothing.
     let mut read = None;
@@ -406,6 +400,14 @@ pub fn top_up(
             });
         }
         read = Some(queue);
+    }
+    // Asked only when there is something to schedule: most looks at a
+    // queue end above, ten a second per game.
+    if store.ladders().paused(game.id)?.is_some() {
+        return Ok(TopUp {
+            paused: true,
+            ..TopUp::default()
+        });
     }
     let Field { latest, house } = field(store, game.id)?;
     let players = game.fewest_seats();

@@ -8,6 +8,7 @@
 //! with the bots, not the matches: the server's live boards); [`leaderboard`]
 //! adds each bot's results and the list of matches, read from the results.
 
+use crate::continuous::{self, Field};
 use crate::error::Error;
 use crate::ratings::elo::EloConfig;
 use crate::ratings::System;
@@ -211,15 +212,44 @@ pub fn waiting(store: &Store, game: &str) -> Result<Leaderboard, Error> {
 /// [`leaderboard`] reads the results.
 pub fn standings(store: &Store, id: i64, listed: Listed) -> Result<Leaderboard, Error> {
     let record = store.ladders().get(id)?;
+    let field = match listed {
+        Listed::Current => Some(continuous::field(store, &record.game)?),
+        Listed::All | Listed::Final => None,
+    };
+    standings_of(store, record, listed, field.as_ref())
+}
+
+/// The [`Listed::Current`] standings of ladder `id` of a game whose
+/// `field` the caller has read already (a page that also says how many
+/// bots the game needs reads it once).
+pub fn current_standings(store: &Store, id: i64, field: &Field) -> Result<Leaderboard, Error> {
+    standings_of(
+        store,
+        store.ladders().get(id)?,
+        Listed::Current,
+        Some(field),
+    )
+}
+
+/// [`standings`] of the ladder `record`, `field` given for
+/// [`Listed::Current`].
+fn standings_of(
+    store: &Store,
+    record: LadderRecord,
+    listed: Listed,
+    field: Option<&Field>,
+) -> Result<Leaderboard, Error> {
+    let id = record.id;
     let system = System::ranking(record.players);
     let ranking = store.ratings().get(id, system.key())?;
     let elo = store.ratings().get(id, System::Elo.key())?;
     let games = store.ratings().rated_counts(id)?;
-    let keep = current_versions(store, &record, listed)?;
+    let keep = current_versions(&record, listed, field);
     let initial = EloConfig::default().initial;
-    let house = match listed {
-        Listed::All => Default::default(),
-        Listed::Current | Listed::Final => crate::house::bots(store)?,
+    let house = match (listed, field) {
+        (Listed::Current, Some(f)) => f.house.clone(),
+        (Listed::All, _) => Default::default(),
+        _ => crate::house::bots(store)?,
     };
     // Every owner in one read, not one a row: a board of a hundred bots
     // was a hundred round trips to PostgreSQL.
@@ -273,16 +303,25 @@ pub fn standings(store: &Store, id: i64, listed: Listed) -> Result<Leaderboard, 
     })
 }
 
-/// The ladder positions a board lists.
-fn current_versions(
-    store: &Store,
-    record: &LadderRecord,
-    listed: Listed,
-) -> Result<Vec<usize>, Error> {
+/// The ladder positions a board lists: for [`Listed::Current`], the
+/// versions of `field` (the latest of every bot not retired).
+fn current_versions(record: &LadderRecord, listed: Listed, field: Option<&Field>) -> Vec<usize> {
     let all = 0..record.bots.len();
-    match listed {
-        Listed::All => return Ok(all.collect()),
-        Listed::Final => {
+    match (listed, field) {
+        (Listed::All, _) => all.collect(),
+        (Listed::Current, Some(field)) => all
+            .filter(|&p| {
+                let b = &record.bots[p];
+                field
+                    .latest
+                    .iter()
+                    .any(|l| l.name == b.name && l.version == b.version)
+            })
+            .collect(),
+        // The last version of each bot in the ladder: a closed season as
+        // it ended (and a current board without its field, which
+        // `standings` never asks for).
+        _ => {
             let last = |p: usize| {
                 let b = &record.bots[p];
                 !record
@@ -290,21 +329,9 @@ fn current_versions(
                     .iter()
                     .any(|o| o.name == b.name && o.version > b.version)
             };
-            return Ok(all.filter(|&p| last(p)).collect());
+            all.filter(|&p| last(p)).collect()
         }
-        Listed::Current => {}
     }
-    let retired = store.accounts().retired()?;
-    let latest: Vec<BotRecord> = store.bots().latest(&record.game)?;
-    Ok(all
-        .filter(|&p| {
-            let b = &record.bots[p];
-            !retired.contains(&b.name)
-                && latest
-                    .iter()
-                    .any(|l| l.name == b.name && l.version == b.version)
-        })
-        .collect())
 }
 
 /// Best rating first; the name breaks ties, so the order is total.

@@ -69,16 +69,20 @@ pub fn of_ladder(store: &Store, ladder: i64) -> Result<Option<Season>, Error> {
 /// `None` (`None` when the game has none yet). An unknown name is an
 /// error that lists the game's seasons.
 pub fn find(store: &Store, game: &str, name: Option<&str>) -> Result<Option<Season>, Error> {
-    let all = seasons(store, game)?;
+    pick(&seasons(store, game)?, game, name)
+}
+
+/// [`find`] among `all`, the seasons of `game` already read.
+pub fn pick(all: &[Season], game: &str, name: Option<&str>) -> Result<Option<Season>, Error> {
     let Some(name) = name else {
-        return Ok(all.into_iter().find(Season::is_open));
+        return Ok(all.iter().find(|s| s.is_open()).cloned());
     };
-    match all.iter().position(|s| s.name == name) {
-        Some(i) => Ok(Some(all[i].clone())),
+    match all.iter().find(|s| s.name == name) {
+        Some(s) => Ok(Some(s.clone())),
         None => Err(Error::NoSeason {
             game: game.into(),
             name: name.into(),
-            seasons: names(&all),
+            seasons: names(all),
         }),
     }
 }

@@ -149,12 +149,11 @@ impl Metrics {
     pub fn render(&self, store: Option<&QueueTotals>) -> String {
         use prometheus_client::encoding::prometheus_text::encode;
         let mut scrape = Registry::with_prefix("ludus");
-        let up = Gauge::<i64>::default();
-        up.set(i64::from(store.is_some()));
-        scrape.register(
+        gauge(
+            &mut scrape,
             "database_up",
             "1 when this scrape read the database, 0 when it could not (the store's families are then left out)",
-            up,
+            i64::from(store.is_some()),
         );
         if let Some(totals) = store {
             register_store(&mut scrape, totals);
@@ -194,20 +193,25 @@ fn register_store(scrape: &mut Registry, totals: &QueueTotals) {
         "Of the waiting matches, those a worker holds under an unexpired lease",
         in_play,
     );
-    let workers = Gauge::<i64>::default();
-    workers.set(i64::from(totals.live_workers));
-    scrape.register(
+    gauge(
+        scrape,
         "workers_live",
         "Workers (in this server or `ludus worker` processes) whose heartbeat is current",
-        workers,
+        i64::from(totals.live_workers),
     );
-    let threads = Gauge::<i64>::default();
-    threads.set(i64::from(totals.live_threads));
-    scrape.register(
+    gauge(
+        scrape,
         "workers_live_threads",
         "Matches the live workers play at once, in all",
-        threads,
+        i64::from(totals.live_threads),
     );
+}
+
+/// A gauge of one value, registered as `name`.
+fn gauge(registry: &mut Registry, name: &str, help: &str, value: i64) {
+    let g = Gauge::<i64>::default();
+    g.set(value);
+    registry.register(name, help, g);
 }
 
 fn clamp(n: u64) -> i64 {

@@ -65,21 +65,24 @@ pub fn leaderboard(
     season: Option<&str>,
 ) -> Result<LeaderboardPage, ApiError> {
     let info = known_game(game)?;
-    let shown = season::find(store, game, season).map_err(|e| match e {
+    let all = season::seasons(store, game)?;
+    let shown = season::pick(&all, game, season).map_err(|e| match e {
         e @ Error::NoSeason { .. } => ApiError::NotFound(e.to_string()),
         e => e.into(),
     })?;
     let open = shown.as_ref().is_none_or(|s| s.is_open());
-    let mut board = match &shown {
-        Some(s) if s.is_open() => report::standings(store, s.ladder, Listed::Current)?,
-        Some(s) => report::standings(store, s.ladder, Listed::Final)?,
-        None => report::waiting(store, game)?,
+    // Read once: the open season's board and how many bots it needs.
+    let field = match open {
+        true => Some(continuous::field(store, game)?),
+        false => None,
     };
-    let needs = match open {
-        true => continuous::field(store, game)?.needs(info.fewest_seats()) as u32,
-        false => 0,
+    let mut board = match (&shown, &field) {
+        (Some(s), Some(field)) => report::current_standings(store, s.ladder, field)?,
+        (Some(s), None) => report::standings(store, s.ladder, Listed::Final)?,
+        (None, _) => report::waiting(store, game)?,
     };
-    let seasons = season::seasons(store, game)?
+    let needs = field.map_or(0, |f| f.needs(info.fewest_seats()) as u32);
+    let seasons = all
         .into_iter()
         .map(|s| SeasonLink {
             open: s.is_open(),

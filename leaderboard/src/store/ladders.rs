@@ -8,7 +8,7 @@
 //! games whose open season schedules nothing are in `paused_games`.
 
 use super::conn::{Conn, Lock};
-use super::db::{vals, Db, DbError};
+use super::db::{vals, Db, DbError, Row};
 use super::error::StoreError;
 use super::records::{scheduled_match, ContinuousLadder, LadderRecord, Needs, NewLadder};
 use crate::retention::KeepReplays;
@@ -305,13 +305,7 @@ impl Ladders<'_> {
         self.conn.rows(
             "SELECT id, season, closed_at FROM ladders WHERE game = $1 AND kind = 'continuous' ORDER BY id",
             vals![game],
-            |r| {
-                Ok(SeasonRow {
-                    ladder: r.i64(0)?,
-                    name: r.opt_text(1)?,
-                    closed_at: r.opt_i64(2)?,
-                })
-            },
+            season_row,
         )
     }
 
@@ -320,13 +314,7 @@ impl Ladders<'_> {
         self.conn.row(
             "SELECT id, season, closed_at FROM ladders WHERE id = $1 AND kind = 'continuous'",
             vals![ladder],
-            |r| {
-                Ok(SeasonRow {
-                    ladder: r.i64(0)?,
-                    name: r.opt_text(1)?,
-                    closed_at: r.opt_i64(2)?,
-                })
-            },
+            season_row,
         )
     }
 
@@ -460,4 +448,13 @@ impl Ladders<'_> {
             |r| r.u32(0),
         )
     }
+}
+
+/// A season as `SELECT id, season, closed_at` reads it.
+fn season_row(r: &Row) -> Result<SeasonRow, DbError> {
+    Ok(SeasonRow {
+        ladder: r.i64(0)?,
+        name: r.opt_text(1)?,
+        closed_at: r.opt_i64(2)?,
+    })
 }

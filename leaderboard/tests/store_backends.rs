@@ -1233,6 +1233,15 @@ fn a_bots_matches_are_found_through_the_bot_index_with_its_elo_after_each(db: Db
 /// history, and what schemas 7 and 8 added.
 fn back_to_schema(db: &Db, version: i32) {
     for sql in [
+        "ALTER TABLE accounts DROP COLUMN password_hash",
+        "ALTER TABLE accounts DROP COLUMN disabled_at",
+        "DROP TABLE api_tokens",
+        "DROP TABLE sessions",
+        "DROP TABLE invites",
+        "ALTER TABLE bot_versions DROP COLUMN candidate",
+        "DROP TABLE challenges",
+        "DROP TABLE challenge_usage",
+        "DROP TABLE server_settings",
         "ALTER TABLE accounts DROP COLUMN removed_at",
         "ALTER TABLE accounts DROP COLUMN operator",
         "ALTER TABLE ladders DROP COLUMN season",

@@ -194,3 +194,16 @@ impl FromRequestParts<AppState> for Viewer {
         Ok(Viewer(account))
     }
 }
+
+/// The frame of a page ([`crate::templates::Frame`]): who is signed in.
+impl FromRequestParts<AppState> for crate::templates::Frame {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let Viewer(viewer) = Viewer::from_request_parts(parts, state).await?;
+        Ok(crate::templates::Frame {
+            account: viewer.map(|a| a.name),
+            csrf: None,
+        })
+    }
+}

@@ -7,6 +7,7 @@ use crate::auth::{self, Viewer};
 use crate::dto::{Page, PageQuery, SeasonQuery};
 use crate::extract::Form;
 use crate::extract::{Path, Query};
+use crate::templates::Frame;
 use crate::{error::ApiError, replays, state::AppState, templates, views};
 use axum::extract::State;
 use axum::http::HeaderMap;
@@ -21,14 +22,15 @@ fn page<T>(result: Result<T, ApiError>, render: impl FnOnce(&T) -> Html<String>)
     }
 }
 
-pub async fn index(State(state): State<AppState>) -> Response {
+pub async fn index(State(state): State<AppState>, frame: Frame) -> Response {
     page(state.with_store(views::games).await, |g| {
-        templates::games(g)
+        templates::games(&frame, g)
     })
 }
 
 pub async fn game(
     State(state): State<AppState>,
+    frame: Frame,
     Path(game): Path<String>,
     Query(at): Query<PageQuery>,
     Query(season): Query<SeasonQuery>,
@@ -41,7 +43,7 @@ pub async fn game(
         }
         Err(e) => Err(e),
     };
-    page(board, templates::game)
+    page(board, |b| templates::game(&frame, b))
 }
 
 /// A bot's page; for an operator, also the bots of other accounts with
@@ -52,6 +54,10 @@ pub async fn bot(
     Path(name): Path<String>,
     Query(at): Query<PageQuery>,
 ) -> Response {
+    let frame = Frame {
+        account: viewer.as_ref().map(|a| a.name.clone()),
+        csrf: None,
+    };
     let operator = viewer.is_some_and(|a| a.operator);
     let view = match Page::of(at) {
         Ok(at) => {
@@ -68,7 +74,7 @@ pub async fn bot(
         }
         Err(e) => Err(e),
     };
-    let mut answer = page(view, |(v, same)| templates::bot(v, same));
+    let mut answer = page(view, |(v, same)| templates::bot(&frame, v, same));
     // Who signs in changes the page: no cache may give one's to another.
     let [cache, vary] = crate::security::private_values();
     answer.headers_mut().insert(header::VARY, vary);
@@ -95,8 +101,8 @@ pub async fn match_page(
     answer.unwrap_or_else(|e| (e.status(), templates::error(&e)).into_response())
 }
 
-pub async fn signin_form() -> Html<String> {
-    templates::signin()
+pub async fn signin_form(frame: Frame) -> Html<String> {
+    templates::signin(&frame)
 }
 
 #[derive(serde::Deserialize)]
@@ -123,7 +129,11 @@ pub async fn signin(State(state): State<AppState>, Form(form): Form<SignIn>) -> 
 fn refused(why: ApiError) -> Response {
     (
         StatusCode::UNAUTHORIZED,
-        templates::layout("Sign in", maud::html! { p { (why.to_string()) } }),
+        templates::layout(
+            &Frame::anonymous(),
+            "Sign in",
+            maud::html! { p { (why.to_string()) } },
+        ),
     )
         .into_response()
 }

@@ -103,17 +103,20 @@ mod tests {
     fn the_policy_allows_every_script_and_style_of_the_pages_and_no_other() {
         let csp = content_security_policy();
         let viewer = ludus_viewer::empty_page();
-        let server = crate::templates::game(&crate::dto::LeaderboardPage {
-            board: ludus_leaderboard::report::empty("planet-wars"),
-            page: 1,
-            per_page: 20,
-            total: 0,
-            needs: 2,
-            season: None,
-            open: true,
-            paused: false,
-            seasons: Vec::new(),
-        })
+        let server = crate::templates::game(
+            &crate::templates::Frame::anonymous(),
+            &crate::dto::LeaderboardPage {
+                board: ludus_leaderboard::report::empty("planet-wars"),
+                page: 1,
+                per_page: 20,
+                total: 0,
+                needs: 2,
+                season: None,
+                open: true,
+                paused: false,
+                seasons: Vec::new(),
+            },
+        )
         .0;
         let mut seen = 0;
         for page in [&viewer, &server] {

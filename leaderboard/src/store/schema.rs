@@ -33,6 +33,15 @@
 //! - V9: what an operator runs a season with: accounts removed (their bots
 //!   retired, their results kept) and operators' accounts, each continuous ladder's season name and
 //!   when it was closed, and the games whose ladders are paused.
+//! - V10: people on the server and their questions: an account's password
+//!   (an Argon2id hash) and whether the operator disabled it; API tokens,
+//!   named, many an account, each with when it was last used (an account's
+//!   token of before is its first); browser sessions, kept by the hash of
+//!   their id; the operator's one-time invitations. Candidate versions of
+//!   bots (stored, not entered in the ladder until promoted); challenges,
+//!   each played as a ladder of kind `challenge`, never rated, and the games
+//!   each account's challenges scheduled a day; the server's settings that
+//!   its remote workers read (the challenges' share of their time).
 //!
 //! SQLite files made before the history existed (their version in `PRAGMA
 //! user_version`, 1 or 2) are taken as they are: schema 1 has its pending
@@ -49,7 +58,7 @@ pub const HISTORY: &str = "ludus_schema_history";
 pub const APPLICATION_ID: i32 = 0x4C55_4455;
 
 /// The schema version this Ludus writes.
-pub const VERSION: i32 = 9;
+pub const VERSION: i32 = 10;
 
 const V1: &str = "
 CREATE TABLE bots (
@@ -306,6 +315,81 @@ CREATE TABLE paused_games (
 );
 ";
 
+const V10: &str = "
+-- A person's password, as the PHC string of its Argon2id hash; NULL for an
+-- account that signs in by token only (made by the operator).
+ALTER TABLE accounts ADD COLUMN password_hash TEXT;
+-- When the operator disabled the account: its sessions and tokens end, its
+-- bots stay as they are.
+ALTER TABLE accounts ADD COLUMN disabled_at {int};
+-- API tokens: named, many an account, each kept as the sha256 of its
+-- secret; revoked ones refuse at once.
+CREATE TABLE api_tokens (
+    id {id},
+    account_id {int} NOT NULL REFERENCES accounts(id),
+    name TEXT NOT NULL,
+    token_sha256 TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL,
+    last_used_at {int},
+    revoked_at {int}
+);
+CREATE INDEX api_tokens_by_account ON api_tokens (account_id, id);
+-- The token an account had before is its first named one.
+INSERT INTO api_tokens (account_id, name, token_sha256, created_at)
+    SELECT id, 'first', token_sha256, created_at FROM accounts WHERE token_sha256 <> '-';
+-- Browser sessions: the sha256 of the cookie's random id, the CSRF token of
+-- the session's forms, when it expires (unix seconds) and when it was ended.
+CREATE TABLE sessions (
+    id_sha256 TEXT PRIMARY KEY,
+    account_id {int} NOT NULL REFERENCES accounts(id),
+    csrf TEXT NOT NULL,
+    created_at {int} NOT NULL,
+    expires_at {int} NOT NULL,
+    ended_at {int}
+);
+CREATE INDEX sessions_by_account ON sessions (account_id);
+-- One-time invitations to sign up, kept as the sha256 of their code.
+CREATE TABLE invites (
+    code_sha256 TEXT PRIMARY KEY,
+    created_at {int} NOT NULL,
+    expires_at {int} NOT NULL,
+    used_by {int} REFERENCES accounts(id),
+    used_at {int}
+);
+-- A candidate version: stored and validated, not entered in its game's
+-- ladder until its owner promotes it.
+ALTER TABLE bot_versions ADD COLUMN candidate {int} NOT NULL DEFAULT 0;
+-- Challenges: unrated matches of one bot version against chosen opponents,
+-- a fixed number or until an SPRT decides; their matches are those of a
+-- ladder of kind 'challenge', which is never rated.
+CREATE TABLE challenges (
+    id {id},
+    account_id {int} NOT NULL REFERENCES accounts(id),
+    ladder_id {int} NOT NULL UNIQUE REFERENCES ladders(id),
+    game TEXT NOT NULL,
+    test TEXT NOT NULL,
+    max_games {int} NOT NULL,
+    created_at {int} NOT NULL,
+    verdict TEXT,
+    ended_at {int},
+    ended_reason TEXT
+);
+CREATE INDEX challenges_by_account ON challenges (account_id, id);
+-- Games each account's challenges scheduled, by day (unix seconds / 86400).
+CREATE TABLE challenge_usage (
+    account_id {int} NOT NULL REFERENCES accounts(id),
+    day {int} NOT NULL,
+    games {int} NOT NULL,
+    PRIMARY KEY (account_id, day)
+);
+-- What a server tells the workers that read its database (e.g. the
+-- challenges' share of their time).
+CREATE TABLE server_settings (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+";
+
 /// Every migration, in `dialect`.
 pub fn migrations(dialect: Dialect) -> Vec<Migration> {
     let v6 = match dialect {
@@ -326,6 +410,7 @@ pub fn migrations(dialect: Dialect) -> Vec<Migration> {
         ("V7__names_by_their_lower_case", V7),
         ("V8__replay_policies", v8.as_str()),
         ("V9__operators_seasons", V9),
+        ("V10__people_and_challenges", V10),
     ]
     .into_iter()
     .map(|(name, sql)| {

@@ -5,15 +5,12 @@
 use crate::clip;
 use crate::findings::ReplayArg;
 use anyhow::{bail, Context, Result};
-use ludus_host::check::{MatchCheck, Validation, VALIDATION_SEED};
+use ludus_host::check::{Validation, VALIDATION_SEED};
 use ludus_host::{BotKind, BotModule, Limits, Sandbox};
 use ludus_leaderboard::store::{Location, Store};
 use ludus_leaderboard::submit::{self, SubmitError};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-/// Log lines shown of a failing turn; the rest are counted.
-const LOG_LINES: usize = 12;
 
 /// `strict`: refused moves fail the check, as faults do.
 pub fn check(path: &Path, game: Option<&str>, strict: bool, limits: &Limits) -> Result<()> {
@@ -197,7 +194,7 @@ pub fn submit(path: &Path, name: &str, game: &str, db: &Location) -> Result<()> 
         print_warnings(v);
     }
     let store = Store::connect(db)?;
-    let s = admitted.store(&store, &ludus_leaderboard::clock::now_rfc3339())?;
+    let s = admitted.store(&store, &ludus_leaderboard::clock::now_rfc3339(), false)?;
     let sha = ludus_host::short_id(&s.stored.bot.sha256);
     let (bot, version) = (&s.stored.bot.name, s.stored.bot.version);
     if s.stored.new_version {
@@ -260,99 +257,14 @@ fn print_summary(v: &Validation) {
 }
 
 /// A game's validation in full: each match, the fuel, the warnings, and the
-/// failure with the bot's log of that turn and what to do.
+/// failure with the bot's log of that turn and what to do (the text a
+/// server's upload page shows too).
 fn print_validation(v: &Validation, limits: &Limits) {
-    let matches: Vec<String> = v.matches.iter().map(match_text).collect();
-    println!("{:<8} {}", v.game, matches.join("; "));
-    let first = v.matches.iter().map(|m| m.first_turn_fuel).max();
-    let later = v.matches.iter().map(|m| m.turn_fuel).max();
-    if let Some(first) = first.filter(|f| *f > 0) {
-        let mut fuel = format!(
-            "first turn at most {first} ({})",
-            percent(first, limits.first_turn_fuel)
-        );
-        if let Some(later) = later.filter(|f| *f > 0) {
-            fuel += &format!(
-                ", later turns at most {later} ({})",
-                percent(later, limits.turn_fuel)
-            );
-        }
-        println!("fuel     {fuel}");
-    }
-    print_warnings(v);
-    let Some(m) = v.failed() else { return };
-    if let Some(why) = &m.aborted {
-        println!("aborted  {why}");
-    }
-    let Some(f) = m.failures.first() else { return };
-    println!("failed   turn {}, seat {}: {}", f.turn, f.seat, f.problem);
-    let others: Vec<String> = m.failures[1..]
-        .iter()
-        .filter(|o| o.problem.to_string() == f.problem.to_string())
-        .map(|o| o.seat.to_string())
-        .collect();
-    match others.len() {
-        0 => {}
-        1 => println!("         (seat {} likewise)", others[0]),
-        _ => println!("         (seats {} likewise)", others.join(", ")),
-    }
-    for o in m.failures[1..]
-        .iter()
-        .filter(|o| o.problem.to_string() != f.problem.to_string())
-    {
-        println!("failed   turn {}, seat {}: {}", o.turn, o.seat, o.problem);
-    }
-    if let Some(a) = &f.answer {
-        println!("answer   {}", clip(&format!("{a:?}"), 200));
-    }
-    print_log(&f.log);
-    println!("to do    {}", f.problem.what_to_do(v.game, f.turn, limits));
-}
-
-/// `2 seats: 30 turns, ok` or `4 seats: failed on turn 3`.
-fn match_text(m: &MatchCheck) -> String {
-    match (m.passed(), m.failures.first()) {
-        (true, _) => format!("{} seats: {} turns, ok", m.seats, m.turns),
-        (false, Some(f)) => format!("{} seats: failed on turn {}", m.seats, f.turn),
-        (false, None) => format!("{} seats: aborted after {} turns", m.seats, m.turns),
-    }
+    print!("{}", v.report(limits));
 }
 
 fn print_warnings(v: &Validation) {
-    for w in v.matches.iter().flat_map(|m| &m.warnings) {
-        println!(
-            "warning  the game refused {}× {}; first on turn {}, seat {}: {}",
-            w.count,
-            w.kind,
-            w.turn,
-            w.seat,
-            clip(&w.reason, 160)
-        );
-    }
-}
-
-fn print_log(log: &str) {
-    let lines: Vec<&str> = log.trim().lines().collect();
-    if lines.is_empty() {
-        println!("log      (nothing this turn)");
-        return;
-    }
-    for (i, line) in lines.iter().take(LOG_LINES).enumerate() {
-        let head = if i == 0 { "log" } else { "" };
-        println!("{head:<8} {}", clip(line, 200));
-    }
-    if lines.len() > LOG_LINES {
-        println!("         ({} more lines)", lines.len() - LOG_LINES);
-    }
-}
-
-fn percent(fuel: u64, budget: u64) -> String {
-    let p = 100.0 * fuel as f64 / budget as f64;
-    if p < 0.01 {
-        "under 0.01% of its budget".into()
-    } else {
-        format!("{p:.2}% of its budget")
-    }
+    print!("{}", v.warnings_report());
 }
 
 /// `a`, `a and b`, `a, b and c`.

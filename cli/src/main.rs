@@ -4,6 +4,7 @@
 //! `ludus-engine`, `ludus-host`, `ludus-leaderboard` and `ludus-viewer`.
 
 mod build;
+mod challenge;
 mod check;
 mod findings;
 #[cfg(test)]
@@ -144,7 +145,19 @@ enum Command {
         /// Your API token on that server (`ludus user add` made it).
         #[arg(long, env = "LUDUS_TOKEN", hide_env_values = true)]
         token: Option<String>,
+        /// With --server: store it as a candidate, not entered in its
+        /// game's ladder until you promote it (it plays only your
+        /// challenges meanwhile).
+        #[arg(long, requires = "server")]
+        candidate: bool,
     },
+    /// Ask a server for a challenge: unrated matches of one of your bots
+    /// against chosen opponents, a fixed number of games (--games) or
+    /// seat-swapped pairs until an SPRT decides whether it is stronger
+    /// (--sprt). Prints the challenge's id and page; with --wait, follows
+    /// it and ends with `verdict: stronger`, `verdict: not stronger` or
+    /// `verdict: none`.
+    Challenge(challenge::ChallengeArgs),
     /// Serve the platform: accounts, uploads, continuous ladders for every
     /// game, live leaderboards, bot and match pages, the JSON API. Stops
     /// cleanly on SIGTERM or Ctrl-C.
@@ -173,6 +186,8 @@ enum Command {
         limits: ServeLimits,
         #[command(flatten)]
         scheduling: ServeScheduling,
+        #[command(flatten)]
+        accounts: ServeAccounts,
     },
     /// Copy a SQLite database, live, to a new file: a consistent copy even
     /// while a server or ladder writes to it (SQLite's online backup; the
@@ -356,15 +371,20 @@ enum EngineCommand {
 
 #[derive(Subcommand)]
 enum UserCommand {
-    /// Add an account and print its API token, once (only its hash is stored).
+    /// Add an account and print its first API token, once (only its hash
+    /// is stored).
     Add {
         /// The account's name, as its bots' pages show it.
         name: String,
-        /// An operator's account: signed in with its token, the bot pages
-        /// show what only the operator is told (identical bytes uploaded by
-        /// different accounts).
+        /// An operator's account: signed in, the bot pages show what only
+        /// the operator is told (identical bytes uploaded by different
+        /// accounts).
         #[arg(long)]
         operator: bool,
+        /// Give it a password too, for the pages: read from standard input
+        /// (asked for twice, unseen, on a terminal).
+        #[arg(long)]
+        password: bool,
         #[command(flatten)]
         db: DbArg,
     },
@@ -382,9 +402,62 @@ enum UserCommand {
         #[command(flatten)]
         db: DbArg,
     },
-    /// Give an account a new API token and print it, once: it replaces the
-    /// account's token (an account has one), for a holder who lost theirs.
+    /// Give an account a new API token and print it, once; its other
+    /// tokens stay (`ludus user revoke` ends one).
     Token {
+        /// The account's name.
+        name: String,
+        /// The token's name, which its listing shows (default: cli-N).
+        #[arg(long = "name", value_name = "LABEL")]
+        label: Option<String>,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// List an account's API tokens: id, name, when made, when last used,
+    /// whether revoked.
+    Tokens {
+        /// The account's name.
+        name: String,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Revoke one of an account's API tokens: refused from its next request.
+    Revoke {
+        /// The account's name.
+        name: String,
+        /// The token's id, as `ludus user tokens` lists it.
+        token_id: i64,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Print a one-time invitation code to sign up with (`ludus serve
+    /// --signup invite`); only its hash is stored.
+    Invite {
+        /// How long the code may be used.
+        #[arg(long, value_name = "DURATION", default_value = "7days", value_parser = humantime::parse_duration)]
+        expires_in: std::time::Duration,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Set an account's password, for the pages: read from standard input
+    /// (asked for twice, unseen, on a terminal).
+    Password {
+        /// The account's name.
+        name: String,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Disable an account: its sessions end, its tokens and password sign
+    /// in no more until it is enabled; its bots play on.
+    Disable {
+        /// The account's name.
+        name: String,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Enable a disabled account: its tokens that were not revoked sign in
+    /// again, and its password.
+    Enable {
         /// The account's name.
         name: String,
         #[command(flatten)]
@@ -606,6 +679,25 @@ pub(crate) struct ServeLimits {
     pub(crate) db_connections: u32,
 }
 
+/// Who has an account on `ludus serve`, and how browsers sign in
+/// (`docs/server.md`, "Accounts, sign-up and sessions").
+#[derive(Args)]
+pub(crate) struct ServeAccounts {
+    /// Who may make an account on the pages: `closed` (the operator makes
+    /// them, `ludus user add`), `invite` (with a one-time code of `ludus
+    /// user invite`) or `open` (anyone).
+    #[arg(long, value_name = "MODE", default_value = "closed")]
+    pub(crate) signup: ludus_server::Signup,
+    /// The address people reach the server at, e.g. https://ludus.example.org:
+    /// forms are taken only from its origin, and with https the cookies
+    /// are Secure. Without it, the origin is the request's Host.
+    #[arg(long, value_name = "URL")]
+    pub(crate) public_url: Option<url::Url>,
+    /// How long a browser stays signed in.
+    #[arg(long, value_name = "DURATION", default_value = "14days", value_parser = humantime::parse_duration)]
+    pub(crate) session_lifetime: std::time::Duration,
+}
+
 /// What `ludus serve` plays, and how much of it (`docs/server.md`).
 #[derive(Args)]
 pub(crate) struct ServeScheduling {
@@ -636,6 +728,32 @@ pub(crate) struct ServeScheduling {
     /// match opened again is not played again.
     #[arg(long, value_name = "MB", default_value_t = 64)]
     pub(crate) replay_cache_mb: u64,
+    /// The share of the workers' time (0 to 1) challenges take when the
+    /// ladders have work too (they take it all when the ladders have
+    /// none); written to the database, so every `ludus worker` on it
+    /// follows it. Default: as set before, else 0.25.
+    #[arg(long, value_name = "SHARE", value_parser = parse_share)]
+    pub(crate) challenge_share: Option<f64>,
+    /// Challenges running at once per account.
+    #[arg(long, value_name = "N", default_value_t = ludus_leaderboard::challenge::ChallengeLimits::default().at_once)]
+    pub(crate) challenges_at_once: u32,
+    /// Games an account's challenges schedule a day (UTC), together.
+    #[arg(long, value_name = "N", default_value_t = ludus_leaderboard::challenge::ChallengeLimits::default().games_a_day)]
+    pub(crate) challenge_games_a_day: u32,
+    /// Games one challenge plays at most (an SPRT undecided by then ends
+    /// with no verdict).
+    #[arg(long, value_name = "N", default_value_t = ludus_leaderboard::challenge::ChallengeLimits::default().max_games)]
+    pub(crate) challenge_max_games: u32,
+}
+
+/// A share of the time, 0 to 1.
+fn parse_share(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!(
+            "`{s}` is not a share: give a number from 0 to 1 (0.25 for a quarter)"
+        )),
+    }
 }
 
 /// A folder that exists.
@@ -793,12 +911,14 @@ fn main() {
             db,
             server,
             token,
+            candidate,
         } => match (server, token) {
             (Some(server), Some(token)) => {
-                serve::submit_remote(&bot, &name, &game, &server, &token)
+                serve::submit_remote(&bot, &name, &game, &server, &token, candidate)
             }
             _ => check::submit(&bot, &name, &game, &db.db),
         },
+        Command::Challenge(args) => challenge::challenge(args),
         Command::Serve {
             db,
             listen,
@@ -807,6 +927,7 @@ fn main() {
             game_config,
             limits,
             scheduling,
+            accounts,
         } => serve::serve(
             &db.db,
             listen,
@@ -815,6 +936,7 @@ fn main() {
             game_config,
             limits,
             scheduling,
+            accounts,
         ),
         Command::Retire { name, db }
         | Command::Bot {
@@ -822,10 +944,25 @@ fn main() {
         } => operator::bot_retire(&name, &db.db),
         Command::Backup { out, db } => serve::backup(&out, &db.db),
         Command::User { command } => match command {
-            UserCommand::Add { name, operator, db } => serve::user_add(&name, operator, &db.db),
+            UserCommand::Add {
+                name,
+                operator,
+                password,
+                db,
+            } => operator::user_add(&name, operator, password, &db.db),
             UserCommand::List { db } => operator::user_list(&db.db),
             UserCommand::Remove { name, db } => operator::user_remove(&name, &db.db),
-            UserCommand::Token { name, db } => operator::user_token(&name, &db.db),
+            UserCommand::Token { name, label, db } => {
+                operator::user_token(&name, label.as_deref(), &db.db)
+            }
+            UserCommand::Tokens { name, db } => operator::user_tokens(&name, &db.db),
+            UserCommand::Revoke { name, token_id, db } => {
+                operator::user_revoke(&name, token_id, &db.db)
+            }
+            UserCommand::Invite { expires_in, db } => operator::user_invite(expires_in, &db.db),
+            UserCommand::Password { name, db } => operator::user_password(&name, &db.db),
+            UserCommand::Disable { name, db } => operator::user_disable(&name, true, &db.db),
+            UserCommand::Enable { name, db } => operator::user_disable(&name, false, &db.db),
         },
         Command::Bots { duplicates, db } => operator::bots(duplicates, &db.db),
         Command::Engine {

@@ -11,6 +11,7 @@ use ludus_server::ServerConfig;
 use std::net::SocketAddr;
 use std::path::Path;
 
+#[allow(clippy::too_many_arguments)] // each a group of its flags
 pub fn serve(
     db: &Location,
     listen: SocketAddr,
@@ -19,8 +20,12 @@ pub fn serve(
     game_configs: Vec<(String, serde_json::Value)>,
     limits: crate::ServeLimits,
     scheduling: crate::ServeScheduling,
+    accounts: crate::ServeAccounts,
 ) -> Result<()> {
     let mut config = ServerConfig::new(db.clone());
+    config.signup = accounts.signup;
+    config.public_url = accounts.public_url;
+    config.session_lifetime = accounts.session_lifetime;
     config.listen = listen;
     config.continuous.game_configs = game_configs.into_iter().collect();
     config.rate_per_second = rate_limit;
@@ -43,6 +48,12 @@ pub fn serve(
     config.continuous.keep_replays = scheduling.keep.keep_replays;
     config.regenerations_at_once = scheduling.regenerations_at_once as usize;
     config.replay_cache_bytes = scheduling.replay_cache_mb << 20;
+    config.challenge_share = scheduling.challenge_share;
+    config.challenges = ludus_leaderboard::challenge::ChallengeLimits {
+        at_once: scheduling.challenges_at_once,
+        games_a_day: scheduling.challenge_games_a_day,
+        max_games: scheduling.challenge_max_games,
+    };
     if !scheduling.pause.is_empty() {
         // In the database, where every scheduler on it reads it, until
         // `ludus ladder resume`.
@@ -54,9 +65,9 @@ pub fn serve(
     ludus_server::run(config)
 }
 
-pub fn user_add(name: &str, operator: bool, db: &Location) -> Result<()> {
+pub fn user_add(name: &str, operator: bool, password: Option<&str>, db: &Location) -> Result<()> {
     let store = Store::connect(db)?;
-    match ludus_server::auth::add_account(&store, name, operator)? {
+    match ludus_server::auth::add_account_with_password(&store, name, operator, password)? {
         Some(token) => {
             println!("{token}");
             eprintln!("account {name} added to {db}; this token is shown only once: keep it (the server stores only its hash)");
@@ -66,14 +77,22 @@ pub fn user_add(name: &str, operator: bool, db: &Location) -> Result<()> {
     }
 }
 
-/// Uploads the bot to a server; its answer, or its error message, is printed.
-pub fn submit_remote(path: &Path, name: &str, game: &str, server: &str, token: &str) -> Result<()> {
+/// Uploads the bot to a server (a `candidate`: not in the ladder until
+/// promoted); its answer, or its error message, is printed.
+pub fn submit_remote(
+    path: &Path,
+    name: &str,
+    game: &str,
+    server: &str,
+    token: &str,
+    candidate: bool,
+) -> Result<()> {
     let wasm = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     let query = UploadQuery {
         name: name.into(),
         game: game.into(),
     };
-    let uploaded = match client::upload(server, token, &query, &wasm) {
+    let uploaded = match client::upload(server, token, &query, candidate, &wasm) {
         Ok(u) => u,
         Err(e @ ClientError::Refused { .. }) => bail!("{} is {e}", path.display()),
         Err(e) => return Err(e.into()),
@@ -90,6 +109,12 @@ pub fn submit_remote(path: &Path, name: &str, game: &str, server: &str, token: &
         ludus_host::short_id(&uploaded.sha256),
         uploaded.validation
     );
+    if uploaded.candidate {
+        println!(
+            "a candidate: it plays only your challenges until you promote it (`POST /api/bots/{}/versions/{}/promote`, or on its challenge's page)",
+            uploaded.name, uploaded.version
+        );
+    }
     Ok(())
 }
 

@@ -1,8 +1,10 @@
 //! The operator's commands with real processes: accounts listed, one
 //! removed while `ludus serve` plays (its token refused, its bots retired,
-//! their results kept and shown), a lost token replaced, any bot retired
-//! by name, the bots listed with their owners, identical bytes from two
-//! accounts found; and a four-seat ladder's matches listed in full.
+//! their results kept and shown), a lost token replaced and revoked, any
+//! bot retired by name, the bots listed with their owners, identical bytes
+//! from two accounts found; named tokens listed with their last use and
+//! revoked, an invitation used to sign up once, a password set, an account
+//! disabled and enabled; and a four-seat ladder's matches listed in full.
 
 mod common;
 
@@ -172,7 +174,7 @@ fn the_operator_lists_removes_and_retires_and_sees_identical_bytes() {
         text(&o)
     );
 
-    // bob lost his token: a new one replaces it.
+    // bob lost his token: a new one is added, and the lost one revoked.
     let o = ludus(&["user", "token", "bob", "--db", "ludus.db"], dir);
     assert!(o.status.success(), "{}", text(&o));
     let fresh = String::from_utf8(o.stdout.clone())
@@ -181,6 +183,23 @@ fn the_operator_lists_removes_and_retires_and_sees_identical_bytes() {
         .to_string();
     assert!(fresh.starts_with("ludus_") && fresh != bob, "{fresh}");
     assert!(text(&o).contains("shown only once"), "{}", text(&o));
+    let tokens = ok(dir, &["user", "tokens", "bob", "--db", "ludus.db"]);
+    let first = line(
+        &tokens,
+        tokens
+            .lines()
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap(),
+    );
+    assert!(
+        first.contains(" first ") && first.ends_with(" -"),
+        "{tokens}"
+    );
+    let id = first.split_whitespace().next().unwrap();
+    ok(dir, &["user", "revoke", "bob", id, "--db", "ludus.db"]);
     let o = upload(dir, &server.url, &bob, "planet_wars_random", "beta2");
     assert!(!o.status.success());
     assert!(text(&o).contains("ludus user token NAME"), "{}", text(&o));
@@ -224,7 +243,10 @@ fn the_help_documents_bot_retire_and_keeps_the_older_retire_out_of_it() {
     assert!(help.contains("\n  bot "), "{help}");
     assert!(!help.contains("\n  retire "), "{help}");
     let user = ok(dir.path(), &["user", "--help"]);
-    for command in ["add", "list", "remove", "token"] {
+    for command in [
+        "add", "list", "remove", "token", "tokens", "revoke", "invite", "password", "disable",
+        "enable",
+    ] {
         assert!(user.contains(&format!("\n  {command} ")), "{user}");
     }
 }
@@ -270,4 +292,189 @@ fn matches_lists_every_seat_of_a_four_seat_table() {
         }
         assert_eq!(row.matches(" vs ").count(), 3, "{row}");
     }
+}
+
+/// A request to a server: its status, headers and body; redirects are not
+/// followed.
+fn request(
+    method: &str,
+    url: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, ureq::http::HeaderMap, String) {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .build()
+        .into();
+    let mut req = ureq::http::Request::builder().method(method).uri(url);
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    let res = agent
+        .run(req.body(body.as_bytes().to_vec()).unwrap())
+        .unwrap();
+    let (status, headers) = (res.status().as_u16(), res.headers().clone());
+    (
+        status,
+        headers,
+        res.into_body().read_to_string().unwrap_or_default(),
+    )
+}
+
+/// Posts a sign-up or sign-in form to `server` as a browser would, from
+/// the server's own origin with the form's cookie: the status and body.
+fn post_form(server: &Serving, path: &str, form: &str) -> (u16, String) {
+    let (_, headers, _) = request("GET", &format!("{}/signin", server.url), &[], "");
+    let set = headers["set-cookie"].to_str().unwrap();
+    let cookie = set.split(';').next().unwrap();
+    let csrf = cookie.trim_start_matches("ludus_csrf=");
+    let (status, _, body) = request(
+        "POST",
+        &format!("{}{path}", server.url),
+        &[
+            ("Origin", &server.url),
+            ("Cookie", cookie),
+            ("Content-Type", "application/x-www-form-urlencoded"),
+        ],
+        &format!("{form}&csrf={csrf}"),
+    );
+    (status, body)
+}
+
+/// `ludus args` with `input` on its standard input, which must succeed.
+fn ok_with_input(dir: &Path, args: &[&str], input: &str) -> String {
+    use std::io::Write;
+    let mut child = ludus_cmd(args, dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "ludus {args:?}: {}", text(&o));
+    text(&o)
+}
+
+#[test]
+fn tokens_invitations_passwords_and_disabling_through_the_binary() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let first = add_user(dir, "alice", false);
+    let o = ludus(
+        &[
+            "user", "token", "alice", "--name", "laptop", "--db", "ludus.db",
+        ],
+        dir,
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let laptop = String::from_utf8(o.stdout).unwrap().trim().to_string();
+    let tokens = ok(dir, &["user", "tokens", "alice", "--db", "ludus.db"]);
+    assert!(tokens.starts_with("    id name"), "{tokens}");
+    let row = line(
+        &tokens,
+        tokens
+            .lines()
+            .nth(2)
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap(),
+    );
+    assert!(
+        row.contains(" laptop ") && row.contains(" never "),
+        "{tokens}"
+    );
+    let laptop_id = row.split_whitespace().next().unwrap().to_string();
+
+    let server = serve(dir, &["--db", "ludus.db", "--signup", "invite"]);
+    let me = |token: &str| {
+        request(
+            "GET",
+            &format!("{}/api/me", server.url),
+            &[("Authorization", &format!("Bearer {token}"))],
+            "",
+        )
+        .0
+    };
+    assert_eq!((me(&first), me(&laptop)), (200, 200));
+    let tokens = ok(dir, &["user", "tokens", "alice", "--db", "ludus.db"]);
+    assert!(
+        !line(&tokens, &laptop_id).contains(" never "),
+        "its use is recorded: {tokens}"
+    );
+    // Revoked: refused at once; the other token stays.
+    let out = ok(
+        dir,
+        &["user", "revoke", "alice", &laptop_id, "--db", "ludus.db"],
+    );
+    assert!(out.contains("revoked the API token"), "{out}");
+    assert_eq!((me(&first), me(&laptop)), (200, 401));
+    let o = ludus(
+        &["user", "revoke", "alice", &laptop_id, "--db", "ludus.db"],
+        dir,
+    );
+    assert!(
+        !o.status.success() && text(&o).contains("no API token"),
+        "{}",
+        text(&o)
+    );
+
+    // An invitation signs one person up.
+    let o = ludus(
+        &["user", "invite", "--expires-in", "1h", "--db", "ludus.db"],
+        dir,
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let code = String::from_utf8(o.stdout).unwrap().trim().to_string();
+    let form = |name: &str| {
+        format!("name={name}&password=tidy+violet+kettle+drum&password2=tidy+violet+kettle+drum&invite={code}")
+    };
+    assert_eq!(post_form(&server, "/signup", &form("carol")).0, 303);
+    let (status, body) = post_form(&server, "/signup", &form("dave"));
+    assert!(
+        status == 422 && body.contains("used already"),
+        "{status} {body}"
+    );
+
+    // A password set by the operator, read from standard input.
+    let sign_in = || {
+        post_form(
+            &server,
+            "/signin",
+            "name=alice&password=a+long+enough+passphrase",
+        )
+        .0
+    };
+    assert_eq!(sign_in(), 401);
+    ok_with_input(
+        dir,
+        &["user", "password", "alice", "--db", "ludus.db"],
+        "a long enough passphrase\n",
+    );
+    assert_eq!(sign_in(), 303);
+
+    // Disabled: tokens and password refused, and listed so; enabled again.
+    let out = ok(dir, &["user", "disable", "alice", "--db", "ludus.db"]);
+    assert!(out.contains("disabled the account alice"), "{out}");
+    assert_eq!((me(&first), sign_in()), (401, 401));
+    let users = ok(dir, &["user", "list", "--db", "ludus.db"]);
+    assert!(
+        users.lines().next().unwrap().contains(" disabled "),
+        "{users}"
+    );
+    assert!(
+        line(&users, "alice").matches('Z').count() == 2,
+        "created and disabled: {users}"
+    );
+    ok(dir, &["user", "enable", "alice", "--db", "ludus.db"]);
+    assert_eq!((me(&first), sign_in()), (200, 303));
+    let users = ok(dir, &["user", "list", "--db", "ludus.db"]);
+    assert!(line(&users, "carol").contains(" no "), "{users}");
 }

@@ -331,7 +331,9 @@ fn every_answer_carries_the_security_headers() {
         assert!(!csp.contains("unsafe-inline") && !csp.contains("unsafe-eval"));
         assert_eq!(h["x-content-type-options"], "nosniff", "{path}");
         assert_eq!(h["x-frame-options"], "DENY", "{path}");
-        assert_eq!(h["referrer-policy"], "no-referrer", "{path}");
+        // Same-origin: forms carry their Origin; no other site is told
+        // where its visitors came from.
+        assert_eq!(h["referrer-policy"], "same-origin", "{path}");
     }
     let (_, h, _) = request("GET", &format!("{}/signin", server.url), &[], b"");
     assert_eq!(h["cache-control"], "private, no-store");

@@ -68,7 +68,7 @@ fn run(dir: &Path, args: &[&str], metrics: u16) -> Run {
     assert_eq!(res.status(), 200);
     let res = agent
         .get(&format!("{url}/"))
-        .header("Cookie", &format!("ludus_token={token}"))
+        .header("Cookie", &format!("ludus_session={token}"))
         .call()
         .unwrap();
     assert_eq!(res.status(), 200);

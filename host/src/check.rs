@@ -25,6 +25,9 @@ use ludus_engine::{EngineError, GameInfo, Seat};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
+/// The validation as text ([`Validation::report`]).
+mod text;
+
 /// Turns of each validation match.
 pub const VALIDATION_TURNS: u32 = 30;
 

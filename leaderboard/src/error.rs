@@ -64,6 +64,8 @@ pub enum Error {
     NotAChallenger(String),
     #[error("stopped before the ladder's end: {done} of {total} matches played, every finished result kept; run the same command again to resume")]
     Stopped { ladder: i64, done: u32, total: u32 },
+    #[error("ladder {ladder} plays a challenge, whose matches are never rated")]
+    Unrated { ladder: i64 },
     #[error("{differ} stored ratings of ladder {ladder} differ from the recomputed ones")]
     RatingsDiffer { ladder: i64, differ: usize },
     #[error("cannot read the house's folder {}: {reason}", path.display())]

@@ -91,7 +91,11 @@ pub fn select(
             .names
             .iter()
             .map(|name| {
-                let b = store.bots().get(name, None)?;
+                // The version the game's ladder enters: never a candidate.
+                let b = match store.bots().entered(name)? {
+                    Some(b) => b,
+                    None => store.bots().get(name, None)?,
+                };
                 if b.game != game {
                     return Err(StoreError::WrongGame {
                         name: name.clone(),

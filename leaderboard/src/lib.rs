@@ -20,6 +20,7 @@
 //! PostgreSQL database, one handle per concern. [`Error`] is the crate's
 //! error.
 
+pub mod challenge;
 pub mod clock;
 pub mod continuous;
 mod error;

@@ -22,6 +22,8 @@ pub struct User {
     pub operator: bool,
     /// When it was removed (RFC 3339), if it was.
     pub removed_at: Option<String>,
+    /// When it was disabled (RFC 3339), if it is.
+    pub disabled_at: Option<String>,
     /// The server's own account, which holds its house bots.
     pub house: bool,
     /// The bot names it owns, by name, each with whether it is retired.
@@ -40,6 +42,7 @@ pub fn users(store: &Store) -> Result<Vec<User>, Error> {
             created_at: l.created_at,
             operator: l.account.operator,
             removed_at: l.account.removed_at.map(clock::unix_rfc3339),
+            disabled_at: l.account.disabled_at.map(clock::unix_rfc3339),
             bots: l.bots,
         })
         .collect())

@@ -81,6 +81,7 @@ pub struct SprtError(String);
 
 /// SPRT parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SprtConfig {
     /// H0: Elo difference (logistic) ≤ `elo0`. Default 0.
     pub elo0: f64,
@@ -268,6 +269,24 @@ pub fn elo_estimate(counts: &[u64; 5]) -> Option<EloEstimate> {
         score: mu,
         games: 2 * counts.iter().sum::<u64>(),
     })
+}
+
+/// The mean score per game and its 95% interval `μ ± 1.96·se`, on the
+/// regularised counts as [`elo_estimate`] computes them (whose `ci95` is
+/// half the width of this interval in Elo); `None` when there are no pairs.
+pub fn score_interval(counts: &[u64; 5]) -> Option<(f64, f64, f64)> {
+    if counts.iter().all(|&c| c == 0) {
+        return None;
+    }
+    let (r, n) = regularized(counts);
+    let games = 2.0 * n;
+    let mu: f64 = (0..5).map(|k| r[k] * (k as f64 / 2.0)).sum::<f64>() / games;
+    let var: f64 = (0..5)
+        .map(|k| r[k] * (k as f64 / 2.0 - 2.0 * mu).powi(2))
+        .sum::<f64>()
+        / games;
+    let se = var.sqrt() / games.sqrt();
+    Some((mu, mu - Z_975 * se, mu + Z_975 * se))
 }
 
 /// A running SPRT: feed it game pairs, ask for the decision.

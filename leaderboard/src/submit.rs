@@ -136,13 +136,19 @@ pub fn admit<'a>(
 
 impl Admitted<'_> {
     /// Stores the bot as the next version of its name (identical bytes
-    /// again are a no-op). `now` is the submission time as the store
-    /// records it.
-    pub fn store(self, store: &Store, now: &str) -> Result<Accepted, StoreError> {
-        let stored =
-            store
-                .bots()
-                .submit(&self.name, &self.game, self.wasm, &self.report.sha256, now)?;
+    /// again are a no-op), as a `candidate` or not: a candidate is not
+    /// entered in its game's ladder until its owner promotes it
+    /// ([`crate::challenge::promote`]). `now` is the submission time as the
+    /// store records it.
+    pub fn store(self, store: &Store, now: &str, candidate: bool) -> Result<Accepted, StoreError> {
+        let stored = store.bots().submit_as(
+            &self.name,
+            &self.game,
+            self.wasm,
+            &self.report.sha256,
+            now,
+            candidate,
+        )?;
         Ok(Accepted {
             stored,
             report: self.report,

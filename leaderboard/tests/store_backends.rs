@@ -1286,6 +1286,12 @@ fn a_database_of_schema_5_or_6_opens_with_its_bot_index_and_gets_its_seats_outco
         // Two results of the four rated matches were wins of seat 0.
         assert_eq!(outcomes[0].0, 4, "{outcomes:?}");
         assert_eq!(outcomes[0].2, vec![(1, 2, 2, 0)], "{outcomes:?}");
+        // Each bot's rated matches, first places alone and shared (the
+        // leaderboard's win rate).
+        assert_eq!(
+            store.results().records_of(id, &[0, 1]).unwrap(),
+            vec![(0, 4, 2, 0), (1, 4, 2, 0)]
+        );
         drop(store);
         back_to_schema(&db, version);
         let store = db.store();

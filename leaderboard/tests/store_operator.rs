@@ -1,9 +1,9 @@
 //! An operator's tools on both databases, as `store_backends` runs the
 //! store's: each test below runs once on a SQLite file and once on a
 //! database of a throw-away PostgreSQL cluster. Accounts listed with their
-//! bots, removed (their bots retired, their results kept), given a new
-//! token; any bot retired by name; identical bytes of different accounts
-//! found.
+//! bots, removed (their bots retired, their results kept); any bot
+//! retired by name; identical bytes of different accounts found (named
+//! tokens, sessions and invitations: `store_accounts.rs`).
 
 use ludus_leaderboard::operator::{self, RetiredBot};
 use ludus_leaderboard::store::Store;
@@ -20,7 +20,6 @@ use backends::{postgres, sqlite, Db};
 on_both!(
     accounts_are_listed_with_their_bots_and_whether_operator_or_removed,
     a_removed_account_has_its_bots_retired_and_its_results_kept,
-    a_new_token_replaces_the_old_and_a_removed_account_gets_none,
     the_operator_retires_any_bot_whoever_owns_it,
     identical_bytes_of_different_accounts_are_grouped_and_one_accounts_are_not,
 );
@@ -62,7 +61,8 @@ fn upload(store: &Store, owner: Option<i64>, bot: &str, bytes: &[u8]) {
 fn accounts_are_listed_with_their_bots_and_whether_operator_or_removed(db: Db) {
     let store = db.store();
     let alice = account(&store, "alice", false);
-    account(&store, "teacher", true);
+    let teacher = account(&store, "teacher", true);
+    store.accounts().disable(teacher, 0).unwrap();
     upload(&store, Some(alice), "beta", &wasm(1));
     upload(&store, Some(alice), "alpha", &wasm(2));
     store.accounts().retire("beta").unwrap();
@@ -78,6 +78,10 @@ fn accounts_are_listed_with_their_bots_and_whether_operator_or_removed(db: Db) {
     assert_eq!(a.created_at, NOW);
     assert!(!a.operator && t.operator && !a.house && h.house && !t.house);
     assert!(t.bots.is_empty() && a.removed_at.is_none());
+    assert_eq!(
+        (a.disabled_at.as_deref(), t.disabled_at.as_deref()),
+        (None, Some("1970-01-01T00:00:00Z"))
+    );
     assert!(store.accounts().named("TEACHER").unwrap().unwrap().operator);
     assert!(!store.accounts().get(alice).unwrap().unwrap().operator);
 }
@@ -140,27 +144,6 @@ fn a_removed_account_has_its_bots_retired_and_its_results_kept(db: Db) {
     house::account(&store).unwrap();
     let e = operator::remove_user(&store, "house").unwrap_err();
     assert!(matches!(e, Error::HouseAccount { .. }), "{e}");
-}
-
-fn a_new_token_replaces_the_old_and_a_removed_account_gets_none(db: Db) {
-    let store = db.store();
-    let alice = account(&store, "alice", false);
-    let other = "f".repeat(64);
-    assert!(store.accounts().replace_token(alice, &other).unwrap());
-    assert_eq!(
-        store.accounts().get(alice).unwrap().unwrap().token_sha256,
-        other
-    );
-    store.accounts().remove(alice, 1).unwrap();
-    assert!(!store
-        .accounts()
-        .replace_token(alice, &"e".repeat(64))
-        .unwrap());
-    assert_eq!(
-        store.accounts().get(alice).unwrap().unwrap().token_sha256,
-        other
-    );
-    assert!(!store.accounts().replace_token(alice + 99, &other).unwrap());
 }
 
 fn the_operator_retires_any_bot_whoever_owns_it(db: Db) {

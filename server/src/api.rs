@@ -6,10 +6,11 @@
 //! routes are in `routes`.
 
 use crate::auth::{Account, Viewer};
+use crate::challenges::{self, NewChallenge, SprtBounds};
 use crate::dto::{
-    BotView, GameSummary, HeadToHead, LeaderboardPage, MatchSummary, Me, Page, PageQuery,
-    RatingHistory, RatingPoint, SeasonLink, SeasonQuery, UploadQuery, Uploaded, VersionView,
-    WasmBody,
+    BotMatch, BotView, CandidateQuery, GameSummary, HeadToHead, LeaderboardPage, MatchSummary, Me,
+    Page, PageQuery, RatingHistory, RatingPoint, RowRecord, SeasonLink, SeasonQuery, SeatedBot,
+    UploadQuery, Uploaded, VersionView, WasmBody,
 };
 use crate::error::ErrorBody;
 use crate::extract::{Path, Query};
@@ -49,7 +50,11 @@ use utoipa::OpenApi;
         retire,
         match_info,
         replay,
-        metrics
+        metrics,
+        challenges::promote,
+        challenges::create,
+        challenges::get,
+        challenges::stop
     ),
     components(schemas(
         ErrorBody,
@@ -66,8 +71,24 @@ use utoipa::OpenApi;
         VersionView,
         RatingPoint,
         MatchSummary,
+        BotMatch,
+        SeatedBot,
+        RowRecord,
         HeadToHead,
-        Uploaded
+        Uploaded,
+        NewChallenge,
+        SprtBounds,
+        ludus_leaderboard::challenge::ChallengeStatus,
+        ludus_leaderboard::challenge::ChallengeBot,
+        ludus_leaderboard::challenge::ChallengeMatch,
+        ludus_leaderboard::challenge::ChallengeState,
+        ludus_leaderboard::challenge::Verdict,
+        ludus_leaderboard::challenge::Estimate,
+        ludus_leaderboard::challenge::SprtStatus,
+        ludus_leaderboard::challenge::SeatBot,
+        ludus_leaderboard::challenge::GameOutcome,
+        ludus_leaderboard::challenge::Test,
+        ludus_leaderboard::sprt::SprtConfig
     ))
 )]
 pub struct ApiDoc;
@@ -216,8 +237,10 @@ pub async fn bot_ratings(
 
 /// Uploads a bot (the `.wasm`, a core module or a component, as the body).
 /// It plays its validation match for the game (`ludus check --game`) before
-/// it is stored; a refusal says what was wrong.
-#[utoipa::path(post, path = "/api/bots", params(UploadQuery),
+/// it is stored; a refusal says what was wrong. A candidate
+/// (`candidate=true`) is stored but not entered in the ladder until
+/// promoted.
+#[utoipa::path(post, path = "/api/bots", params(UploadQuery, CandidateQuery),
     request_body(content(
         (WasmBody = "application/wasm"),
         (WasmBody = "application/octet-stream")
@@ -232,9 +255,11 @@ pub async fn upload(
     Account(account): Account,
     Extension(address): Extension<ClientAddress>,
     Query(query): Query<UploadQuery>,
+    Query(candidate): Query<CandidateQuery>,
     body: Body,
 ) -> Result<(StatusCode, Json<Uploaded>), ApiError> {
-    let stored = commands::upload(&state, account, address, query, body).await?;
+    let stored =
+        commands::upload(&state, account, address, query, candidate.candidate, body).await?;
     Ok((StatusCode::CREATED, Json(stored)))
 }
 

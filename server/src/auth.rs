@@ -1,28 +1,53 @@
-//! Who asks. API tokens are `ludus_<account id>_<secret>`; only the sha256
-//! of the secret is stored, and a presented token is checked by hashing its
-//! secret and comparing the hashes in constant time.
+//! Who asks. API tokens are `ludus_<account id>_<secret>`, named, many an
+//! account, each revocable; only the sha256 of the secret is stored, and a
+//! presented token is found by hashing its secret, then checked against
+//! the account its id names, the hashes compared in constant time. When a
+//! token was last used is recorded at most once a minute. Browsers sign in
+//! with a password instead, to a session ([`crate::session`]).
 //!
 //! A handler says what it needs in its signature: [`Account`] (a valid
-//! bearer token, or the request is refused before anything else is done)
-//! or [`Viewer`] (whoever it is, signed in or not).
+//! bearer token, or the request is refused before anything else is done),
+//! [`Viewer`] (whoever it is, by bearer token or session, signed in or
+//! not), [`crate::session::Session`] (a browser signed in, for the pages
+//! that change something) or the page's [`crate::templates::Frame`].
 
 use crate::{error::ApiError, state::AppState};
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::HeaderMap;
-use ludus_leaderboard::store::{self, Store};
+use ludus_leaderboard::clock;
+use ludus_leaderboard::store::{self, Created, NewAccount, Store};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
-/// The cookie a browser keeps the token in after signing in.
-pub const COOKIE: &str = "ludus_token";
+/// How long a token's last use may go unrecorded, in seconds: requests
+/// within it write nothing.
+pub const LAST_USED_EVERY: i64 = 60;
 
 fn hash(secret: &str) -> String {
     hex::encode(Sha256::digest(secret.as_bytes()))
 }
 
-/// Adds an account and returns its token, which is shown once and stored
-/// only as a hash. `None` when the name is taken.
+/// Whether `name` may be a new account's: a bot name's rules, and not the
+/// house's; the reason when it may not.
+pub fn name_refused(name: &str) -> Option<String> {
+    if !crate::uploads::is_valid_name(name) {
+        return Some(format!(
+            "`{}` is not an account name: {}",
+            name.escape_debug(),
+            crate::uploads::NAME_RULE
+        ));
+    }
+    if name.eq_ignore_ascii_case(ludus_leaderboard::house::HOUSE) {
+        return Some(format!(
+            "`{name}` is the name of the server's own account, which holds its house bots; choose another name"
+        ));
+    }
+    None
+}
+
+/// Adds an account and returns its first API token (named `first`), which
+/// is shown once and stored only as a hash. `None` when the name is taken.
 pub fn add_user(store: &Store, name: &str) -> anyhow::Result<Option<String>> {
     add_account(store, name, false)
 }
@@ -30,24 +55,45 @@ pub fn add_user(store: &Store, name: &str) -> anyhow::Result<Option<String>> {
 /// Adds an account, an operator's if `operator` (its pages show what only
 /// the operator is told), and returns its token, as [`add_user`] does.
 pub fn add_account(store: &Store, name: &str, operator: bool) -> anyhow::Result<Option<String>> {
-    if !crate::uploads::is_valid_name(name) {
-        anyhow::bail!(
-            "`{}` is not an account name: {}",
-            name.escape_debug(),
-            crate::uploads::NAME_RULE
-        );
+    add_account_with_password(store, name, operator, None)
+}
+
+/// Adds an account as [`add_account`] does, with `password` too if given
+/// (checked against the password rules, [`crate::password::weakness`]),
+/// so that it also signs in on the pages.
+pub fn add_account_with_password(
+    store: &Store,
+    name: &str,
+    operator: bool,
+    password: Option<&str>,
+) -> anyhow::Result<Option<String>> {
+    if let Some(why) = name_refused(name) {
+        anyhow::bail!("{why}");
     }
-    if name.eq_ignore_ascii_case(ludus_leaderboard::house::HOUSE) {
-        anyhow::bail!(
-            "`{name}` is the name of the server's own account, which holds its house bots; choose another name"
-        );
-    }
+    let password_hash = match password {
+        Some(p) => {
+            if let Some(why) = crate::password::weakness(name, p) {
+                anyhow::bail!("the password is refused: {why}");
+            }
+            Some(crate::password::hash(p)?)
+        }
+        None => None,
+    };
     let secret = new_secret()?;
-    let now = ludus_leaderboard::clock::now_rfc3339();
-    Ok(store
-        .accounts()
-        .add(name, &hash(&secret), operator, &now)?
-        .map(|id| token(id, &secret)))
+    let token_sha256 = hash(&secret);
+    let new = NewAccount {
+        name,
+        operator,
+        password_hash: password_hash.as_deref(),
+        token: Some(("first", &token_sha256)),
+        invite: None,
+        now: &clock::now_rfc3339(),
+        now_unix: clock::now_unix(),
+    };
+    Ok(match store.accounts().create(&new)? {
+        Created::Account(id) => Some(token(id, &secret)),
+        _ => None,
+    })
 }
 
 /// A token's secret: 32 random bytes, in hex.
@@ -61,11 +107,9 @@ fn token(id: i64, secret: &str) -> String {
     format!("ludus_{id}_{secret}")
 }
 
-/// Gives the account `name` (in any case) a new token and returns it, for
-/// its holder who lost theirs: shown once, stored only as a hash, and it
-/// replaces the account's token (the old one signs in no more; an account
-/// has one token). Not for an account removed, nor the house's.
-pub fn new_token(store: &Store, name: &str) -> anyhow::Result<String> {
+/// The account `name` (in any case) for the operator's commands: not the
+/// house's, nor one removed.
+fn operated(store: &Store, name: &str) -> anyhow::Result<store::Account> {
     let db = store.location();
     let Some(account) = store.accounts().named(name)? else {
         anyhow::bail!("{db} has no account named `{name}`; `ludus user list --db {db}` lists them, `ludus user add {name}` adds it");
@@ -76,21 +120,112 @@ pub fn new_token(store: &Store, name: &str) -> anyhow::Result<String> {
             account.name
         );
     }
-    let secret = new_secret()?;
-    if account.removed_at.is_some()
-        || !store.accounts().replace_token(account.id, &hash(&secret))?
-    {
+    if account.removed_at.is_some() {
         anyhow::bail!(
             "the account `{}` was removed from {db}: its tokens sign in no more; add a new account with `ludus user add NAME`",
             account.name
         );
     }
-    tracing::info!(account = %account.name, "new token issued; the previous one signs in no more");
-    Ok(token(account.id, &secret))
+    Ok(account)
 }
 
-/// The account whose token this is, if it is one; [`ApiError::AccountRemoved`]
-/// for the token of an account the operator removed.
+/// Gives the account `name` (in any case) a new API token named `label`
+/// (default `cli-<n>`, n its count of tokens) and returns its id and the
+/// token, which is shown once and stored only as a hash; its other tokens
+/// stay as they are. Not for an account removed, nor the house's.
+pub fn new_token(store: &Store, name: &str, label: Option<&str>) -> anyhow::Result<(i64, String)> {
+    let account = operated(store, name)?;
+    let label = match label {
+        Some(l) => l.to_string(),
+        None => format!("cli-{}", store.accounts().tokens(account.id)?.len() + 1),
+    };
+    let made = new_named_token(store, account.id, &label).map_err(|e| anyhow::anyhow!("{e}"))?;
+    tracing::info!(account = %account.name, token = made.0, "new API token");
+    Ok(made)
+}
+
+/// Gives the account a new API token named `label`: its id and the token,
+/// shown once and stored only as a hash.
+pub fn new_named_token(
+    store: &Store,
+    account_id: i64,
+    label: &str,
+) -> Result<(i64, String), ApiError> {
+    let label = label.trim();
+    if label.is_empty() || label.chars().count() > 64 || label.chars().any(char::is_control) {
+        return Err(ApiError::BadRequest(
+            "a token's name has 1 to 64 characters, none of them a control character".into(),
+        ));
+    }
+    let secret = new_secret().map_err(|e| ApiError::Internal(e.to_string()))?;
+    let id =
+        store
+            .accounts()
+            .add_token(account_id, label, &hash(&secret), &clock::now_rfc3339())?;
+    Ok((id, token(account_id, &secret)))
+}
+
+/// Revokes the account's token `token_id`: refused from the next request
+/// on. `false` for a token that is not the account's or was revoked
+/// already.
+pub fn revoke_token(store: &Store, account_id: i64, token_id: i64) -> Result<bool, ApiError> {
+    Ok(store
+        .accounts()
+        .revoke_token(account_id, token_id, clock::now_unix())?)
+}
+
+/// Sets the password of the account `name` (in any case), for the
+/// operator (`ludus user password`): checked against the password rules.
+pub fn set_password(store: &Store, name: &str, password: &str) -> anyhow::Result<()> {
+    let account = operated(store, name)?;
+    if let Some(why) = crate::password::weakness(&account.name, password) {
+        anyhow::bail!("the password is refused: {why}");
+    }
+    if !store
+        .accounts()
+        .set_password_hash(account.id, &crate::password::hash(password)?)?
+    {
+        anyhow::bail!("the account `{}` was removed meanwhile", account.name);
+    }
+    Ok(())
+}
+
+/// Disables (`disabled`) or enables the account `name` for the operator:
+/// disabled, its sessions end and neither sessions nor tokens sign in;
+/// enabled again, its tokens that were not revoked sign in again (its
+/// sessions stay ended). Its bots play on either way. The account's name
+/// as stored, and whether anything changed.
+pub fn set_disabled(store: &Store, name: &str, disabled: bool) -> anyhow::Result<(String, bool)> {
+    let account = operated(store, name)?;
+    let changed = match disabled {
+        true => store.accounts().disable(account.id, clock::now_unix())?,
+        false => store.accounts().enable(account.id)?,
+    };
+    if changed {
+        tracing::info!(account = %account.name, disabled, "account disabled or enabled by the operator");
+    }
+    Ok((account.name, changed))
+}
+
+/// Makes a one-time invitation code, valid for `valid_for`: the code,
+/// shown once and stored only as a hash, and when it expires (unix
+/// seconds).
+pub fn new_invite(store: &Store, valid_for: std::time::Duration) -> anyhow::Result<(String, i64)> {
+    let code = format!("invite_{}", &new_secret()?[..32]);
+    let now = clock::now_unix();
+    let expires = now.saturating_add(valid_for.as_secs().min(i64::MAX as u64) as i64);
+    store.accounts().add_invite(&hash(&code), now, expires)?;
+    Ok((code, expires))
+}
+
+/// The sha256 (hex) of an invitation code as entered, trimmed.
+pub fn invite_hash(code: &str) -> String {
+    hash(code.trim())
+}
+
+/// The account whose token this is, if it is one that is not revoked;
+/// [`ApiError::AccountRemoved`] or [`ApiError::AccountDisabled`] for the
+/// token of an account the operator removed or disabled.
 pub fn verify(store: &Store, token: &str) -> Result<Option<store::Account>, ApiError> {
     let mut parts = token.splitn(3, '_');
     let (Some("ludus"), Some(id), Some(secret)) = (parts.next(), parts.next(), parts.next()) else {
@@ -99,17 +234,34 @@ pub fn verify(store: &Store, token: &str) -> Result<Option<store::Account>, ApiE
     let Ok(id) = id.parse::<i64>() else {
         return Ok(None);
     };
+    let presented = hash(secret);
+    let Some(found) = store.accounts().token(&presented)? else {
+        return Ok(None);
+    };
+    let same: bool = presented
+        .as_bytes()
+        .ct_eq(found.token_sha256.as_bytes())
+        .into();
+    if !same || found.account_id != id || found.revoked_at.is_some() {
+        return Ok(None);
+    }
     let Some(account) = store.accounts().get(id)? else {
         return Ok(None);
     };
-    let same: bool = hash(secret)
-        .as_bytes()
-        .ct_eq(account.token_sha256.as_bytes())
-        .into();
-    if same && account.removed_at.is_some() {
+    if account.removed_at.is_some() {
         return Err(ApiError::AccountRemoved);
     }
-    Ok(same.then_some(account))
+    if account.disabled_at.is_some() {
+        return Err(ApiError::AccountDisabled);
+    }
+    let now = clock::now_unix();
+    if found
+        .last_used_at
+        .is_none_or(|last| now - last >= LAST_USED_EVERY)
+    {
+        store.accounts().token_used(found.id, now)?;
+    }
+    Ok(Some(account))
 }
 
 /// The bearer token of a request, if it has one.
@@ -120,30 +272,6 @@ pub fn bearer(headers: &HeaderMap) -> Option<&str> {
         .ok()?
         .strip_prefix("Bearer ")
         .map(str::trim)
-}
-
-/// The token of a browser signed in (its cookie), if any.
-pub fn cookie(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(axum::http::header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(cookie::Cookie::split_parse)
-        .filter_map(Result::ok)
-        .find(|c| c.name() == COOKIE)
-        .map(|c| c.value().to_string())
-}
-
-/// The `Set-Cookie` value that signs a browser in with `token`: HttpOnly,
-/// same-site only, for 30 days.
-pub fn sign_in_cookie(token: &str) -> String {
-    cookie::Cookie::build((COOKIE, token))
-        .path("/")
-        .http_only(true)
-        .same_site(cookie::SameSite::Strict)
-        .max_age(cookie::time::Duration::days(30))
-        .build()
-        .to_string()
 }
 
 /// The account of a request that writes: its bearer token must be valid.
@@ -168,9 +296,9 @@ impl FromRequestParts<AppState> for Account {
     }
 }
 
-/// Who reads: the account of the bearer token or of the sign-in cookie;
-/// `None` for anyone not signed in (or with a token that is not valid, or
-/// of an account removed).
+/// Who reads: the account of the bearer token or of the browser's
+/// session; `None` for anyone not signed in (or with a token or session
+/// that is not valid, or of an account removed or disabled).
 #[derive(Debug, Clone)]
 pub struct Viewer(pub Option<store::Account>);
 
@@ -178,32 +306,27 @@ impl FromRequestParts<AppState> for Viewer {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let Some(token) = bearer(&parts.headers)
-            .map(str::to_string)
-            .or_else(|| cookie(&parts.headers))
-        else {
-            return Ok(Viewer(None));
-        };
-        let account = match state.with_store(move |s| verify(s, &token)).await {
-            Err(ApiError::AccountRemoved) => None,
-            verified => verified?,
-        };
-        if let Some(a) = &account {
-            state.limits().account(a.id)?;
-        }
-        Ok(Viewer(account))
+        let who = crate::session::who(parts, state).await?;
+        Ok(Viewer(who.map(|w| w.account)))
     }
 }
 
-/// The frame of a page ([`crate::templates::Frame`]): who is signed in.
+/// The frame of a page ([`crate::templates::Frame`]): who is signed in,
+/// their session's CSRF token for the forms, and whether people may sign
+/// up.
 impl FromRequestParts<AppState> for crate::templates::Frame {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let Viewer(viewer) = Viewer::from_request_parts(parts, state).await?;
+        let who = crate::session::who(parts, state).await?;
+        let (account, csrf) = match who {
+            Some(w) => (Some(w.account.name), w.csrf),
+            None => (None, None),
+        };
         Ok(crate::templates::Frame {
-            account: viewer.map(|a| a.name),
-            csrf: None,
+            account,
+            csrf,
+            signup_open: state.config().signup != crate::account_pages::Signup::Closed,
         })
     }
 }

@@ -9,26 +9,82 @@ use ludus_leaderboard::clock;
 use ludus_leaderboard::store::{Account, Store};
 use ludus_leaderboard::submit::{self, SubmitError};
 
-/// Uploads the bot in `body` as `query.name` for `account`: the upload
-/// rules first ([`uploads`]), and a place among the uploads in progress (in
-/// all, and from the client's address); only then is the body read, up to
-/// the upload limit. The validation match runs on a blocking thread,
-/// without holding the store and no more at once than the server allows;
-/// the name is checked again before the bot is stored, as another upload
-/// may have taken it meanwhile. Logged at info either way: what was
-/// stored, or why it was refused.
+/// Uploads the bot in `body` as `query.name` for `account`, as
+/// [`upload_with`] does: entered in its game's ladder, or a `candidate`.
 pub async fn upload(
     state: &AppState,
     account: Account,
     address: ClientAddress,
     query: UploadQuery,
+    candidate: bool,
     body: Body,
 ) -> Result<Uploaded, ApiError> {
+    upload_with(state, account, address, query, candidate, |limit| {
+        read_body(body, limit)
+    })
+    .await
+    .map(|stored| stored.uploaded)
+    .map_err(|refusal| refusal.error)
+}
+
+/// What an upload stored, and its validation as `ludus check` prints it.
+#[derive(Debug)]
+pub struct Stored {
+    pub uploaded: Uploaded,
+    pub report: String,
+}
+
+/// Why an upload was refused: the API's error and, for a bot that failed
+/// its validation match, that match's report as `ludus check` prints it
+/// (the turn, the seat, the answer, the bot's log, what to do).
+#[derive(Debug)]
+pub struct Refusal {
+    pub error: ApiError,
+    pub report: Option<String>,
+}
+
+impl From<ApiError> for Refusal {
+    fn from(error: ApiError) -> Self {
+        Refusal {
+            error,
+            report: None,
+        }
+    }
+}
+
+impl From<ludus_leaderboard::store::StoreError> for Refusal {
+    fn from(e: ludus_leaderboard::store::StoreError) -> Self {
+        ApiError::from(e).into()
+    }
+}
+
+/// Uploads a bot as `query.name` for `account`, a `candidate` or not
+/// (stored, not entered in its game's ladder until promoted), whatever
+/// carries its bytes (the API's body, a page's form): the upload rules
+/// first ([`uploads`]), and a place among the uploads in progress (in
+/// all, and from the client's address); only then does `read` read the
+/// bytes, up to the upload limit it is given. The validation match runs on
+/// a blocking thread, without holding the store and no more at once than
+/// the server allows; the name is checked again before the bot is stored,
+/// as another upload may have taken it meanwhile. Logged at info either
+/// way: what was stored, or why it was refused.
+pub async fn upload_with<R, F>(
+    state: &AppState,
+    account: Account,
+    address: ClientAddress,
+    query: UploadQuery,
+    candidate: bool,
+    read: R,
+) -> Result<Stored, Refusal>
+where
+    R: FnOnce(usize) -> F,
+    F: std::future::Future<Output = Result<Vec<u8>, ApiError>>,
+{
     let (name, game, who) = (query.name.clone(), query.game.clone(), account.name.clone());
-    let uploaded = upload_checked(state, account, address, query, body).await;
+    let uploaded = upload_checked(state, account, address, query, candidate, read).await;
     match &uploaded {
         // A failure of the server is logged with its detail by `error::finish`.
-        Err(e) if e.status().is_client_error() => tracing::info!(
+        Err(Refusal { error: e, .. }) if e.status().is_client_error() => tracing::info!(
             // Escaped: a refused name or game may be anything a client
             // sent, and a refusal may quote what the bot printed.
             bot = %name.escape_debug(),
@@ -44,13 +100,18 @@ pub async fn upload(
     uploaded
 }
 
-async fn upload_checked(
+async fn upload_checked<R, F>(
     state: &AppState,
     account: Account,
     address: ClientAddress,
     query: UploadQuery,
-    body: Body,
-) -> Result<Uploaded, ApiError> {
+    candidate: bool,
+    read: R,
+) -> Result<Stored, Refusal>
+where
+    R: FnOnce(usize) -> F,
+    F: std::future::Future<Output = Result<Vec<u8>, ApiError>>,
+{
     uploads::check_request(&query.name, &query.game)?;
     let _slot = state.limits().upload_slot(address)?;
     let _place = state.upload_permit()?;
@@ -62,7 +123,7 @@ async fn upload_checked(
             uploads::count_attempt(s, &who, daily)
         })
         .await?;
-    let wasm = read_body(body, state.config().upload_limit).await?;
+    let wasm = read(state.config().upload_limit).await?;
     let _permit = state.check_permit().await;
     let limits = state.config().continuous.limits.clone();
     let st = state.clone();
@@ -70,22 +131,41 @@ async fn upload_checked(
     let span = tracing::Span::current();
     tokio::task::spawn_blocking(move || {
         let _request = span.enter();
-        let UploadQuery { name, game } = query;
+        let UploadQuery { name, game, .. } = query;
         let started = std::time::Instant::now();
         let admitted = submit::admit(st.sandbox(), &name, &game, &wasm, &limits);
         let took = started.elapsed();
         st.metrics().validation(&game, admitted.is_ok(), took);
         let admitted = admitted.map_err(|e| match e {
-            SubmitError::Store(e) => e.into(),
-            e => ApiError::Refused(e.to_string()),
+            SubmitError::Store(e) => Refusal::from(ApiError::from(e)),
+            e => {
+                let report = match &e {
+                    SubmitError::Refused { game, report } => {
+                        report.game(game).map(|v| v.report(&limits))
+                    }
+                    _ => None,
+                };
+                Refusal {
+                    error: ApiError::Refused(e.to_string()),
+                    report,
+                }
+            }
         })?;
+        let report = admitted
+            .report
+            .games
+            .first()
+            .map(|v| v.report(&limits))
+            .unwrap_or_default();
         let validation = match admitted.report.games.first().map(|v| v.warnings()) {
             Some(0) | None => format!("passed its validation match of {game}"),
             Some(n) => format!("passed its validation match of {game}, with {n} warnings"),
         };
         let s = st.connection()?;
         uploads::claimed(&name, s.accounts().take_bot_name(&name, account.id)?)?;
-        let accepted = admitted.store(&s, &clock::now_rfc3339())?;
+        let accepted = admitted
+            .store(&s, &clock::now_rfc3339(), candidate)
+            .map_err(ApiError::from)?;
         let b = accepted.stored.bot;
         tracing::info!(
             bot = %b.name,
@@ -93,19 +173,24 @@ async fn upload_checked(
             account = %account.name,
             game = %b.game,
             new_version = accepted.stored.new_version,
+            candidate,
             validation_ms = took.as_millis() as u64,
             "upload accepted"
         );
-        if accepted.stored.new_version {
+        if accepted.stored.new_version && !candidate {
             st.wake_scheduler();
         }
-        Ok(Uploaded {
-            name: b.name,
-            version: b.version,
-            game: b.game,
-            sha256: b.sha256,
-            new_version: accepted.stored.new_version,
-            validation,
+        Ok(Stored {
+            uploaded: Uploaded {
+                name: b.name,
+                version: b.version,
+                game: b.game,
+                sha256: b.sha256,
+                new_version: accepted.stored.new_version,
+                candidate,
+                validation,
+            },
+            report,
         })
     })
     .await
@@ -150,4 +235,34 @@ pub fn retire(store: &Store, account: &Account, name: &str) -> Result<BotView, A
     store.accounts().retire(name)?;
     tracing::info!(bot = %name, account = %account.name, "bot retired");
     views::bot(store, name, Page::default())
+}
+
+/// Retires version `version` of `name`: it leaves its game's ladder, which
+/// plays the bot's latest version before it that is not a candidate (none:
+/// the bot leaves the ladder until a version is promoted); its results
+/// stay, and it stays stored as a candidate its owner can promote again.
+/// Its owner only.
+pub fn retire_version(
+    store: &Store,
+    account: &Account,
+    name: &str,
+    version: u32,
+) -> Result<(), ApiError> {
+    match store.accounts().ownership(name)? {
+        None => return Err(ApiError::NotFound(format!("no bot named `{name}`"))),
+        Some(o) if o.account != account.id => {
+            return Err(ApiError::Forbidden(format!(
+                "the bot `{name}` belongs to {}; only its owner can retire it",
+                o.owner
+            )))
+        }
+        Some(_) => {}
+    }
+    if !store.bots().withdraw(name, version)? {
+        return Err(ApiError::BadRequest(format!(
+            "`{name}` has no version {version} in its ladder (a candidate, or no such version)"
+        )));
+    }
+    tracing::info!(bot = %name, version, account = %account.name, "bot version retired");
+    Ok(())
 }

@@ -41,11 +41,15 @@ pub struct BotView {
     pub owner: Option<String>,
     pub retired: bool,
     pub versions: Vec<VersionView>,
+    /// What ranks its game's leaderboard, and what each version's
+    /// `ranking` and `interval` are.
+    pub rating_system: String,
     /// Elo after each of its latest rated matches (500 at most), in
     /// schedule order; `/api/bots/{name}/ratings` pages through them all.
     pub rating_history: Vec<RatingPoint>,
-    /// Its played matches, newest first: page `page` of `per_page`.
-    pub recent: Vec<MatchSummary>,
+    /// Its played matches, newest first, each from its point of view: page
+    /// `page` of `per_page`.
+    pub recent: Vec<BotMatch>,
     /// Its played matches, and its rated ones.
     pub matches: u32,
     pub rated_matches: u32,
@@ -131,6 +135,10 @@ pub struct VersionView {
     pub submitted_at: String,
     /// Its Elo in the game's ladder, once it joined.
     pub rating: Option<f64>,
+    /// Its leaderboard rating ([`BotView::rating_system`]) and the ± of
+    /// its uncertainty, once it joined.
+    pub ranking: Option<f64>,
+    pub interval: Option<f64>,
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -139,6 +147,12 @@ pub struct RatingPoint {
     pub index: u32,
     pub version: u32,
     pub rating: f64,
+    /// The ± of the uncertainty drawn around this point, in Elo points:
+    /// its version's current 95% interval where the leaderboard's rating is
+    /// on the Elo scale (Bradley–Terry, two seats). The history keeps no
+    /// interval per match, so this is the version's interval as it stands
+    /// now; `None` where the rating is on another scale (Weng–Lin).
+    pub interval: Option<f64>,
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -165,6 +179,32 @@ pub struct MatchSummary {
     pub aborted: Option<String>,
 }
 
+/// A match of a bot, from its point of view.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct BotMatch {
+    #[serde(flatten)]
+    pub summary: MatchSummary,
+    /// The bot's seat (its best-placed one, if it sat at several).
+    pub seat: u32,
+    /// The bot's version that played it.
+    pub version: u32,
+    /// How it ended for the bot: `won`, `lost` or `drawn` (first place
+    /// shared) with two seats; with more, its place, as `2nd of 4` (`tied`
+    /// when shared); `aborted` for a match a host problem stopped.
+    pub result: String,
+    /// The other bots of the match, in seat order.
+    pub opponents: Vec<SeatedBot>,
+    /// Turns with a fault of the bot, over its seats.
+    pub bot_faults: u32,
+}
+
+/// A bot in a seat, as the ladder's schedule seated it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct SeatedBot {
+    pub name: String,
+    pub version: u32,
+}
+
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct HeadToHead {
     pub opponent: String,
@@ -186,6 +226,18 @@ pub struct UploadQuery {
     pub game: String,
 }
 
+/// Whether an upload is a candidate.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct CandidateQuery {
+    /// `true`: store the bot as a candidate, validated and stored as a
+    /// version of its name, but not entered in its game's ladder until
+    /// you promote it (`POST /api/bots/{name}/versions/{version}/promote`);
+    /// meanwhile it plays only your challenges.
+    #[serde(default)]
+    pub candidate: bool,
+}
+
 /// A bot's `.wasm`, as an upload's body.
 #[derive(ToSchema)]
 #[schema(value_type = String, format = Binary)]
@@ -200,6 +252,9 @@ pub struct Uploaded {
     pub sha256: String,
     /// `false` when these bytes already were its latest version.
     pub new_version: bool,
+    /// Stored as a candidate: not in its game's ladder until promoted.
+    #[serde(default)]
+    pub candidate: bool,
     /// How its validation match went, in a line.
     pub validation: String,
 }
@@ -226,6 +281,19 @@ pub struct LeaderboardPage {
     pub paused: bool,
     /// Every season of the game, oldest first.
     pub seasons: Vec<SeasonLink>,
+    /// Each row's rated results, in the rows' order.
+    pub records: Vec<RowRecord>,
+}
+
+/// A leaderboard row's rated matches as won, drawn (first place shared)
+/// and lost, and the share won.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct RowRecord {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Wins per rated match, in percent; `None` before its first.
+    pub win_rate: Option<f64>,
 }
 
 /// A season of a game, as the leaderboard lists it.

@@ -24,10 +24,12 @@ pub enum ApiError {
     BadRequest(String),
     #[error("this needs an API token: send `Authorization: Bearer TOKEN` (`ludus user add NAME` makes one)")]
     Unauthorized,
-    #[error("the API token is not valid; the server's operator gives your account a new one with `ludus user token NAME` (it replaces the old)")]
+    #[error("the API token is not valid (or was revoked); make a new one on your account's page, or ask the server's operator for one (`ludus user token NAME`)")]
     BadToken,
     #[error("this account was removed by the server's operator: its tokens sign in no more")]
     AccountRemoved,
+    #[error("this account is disabled by the server's operator: its tokens and sessions sign in no more until it is enabled again")]
+    AccountDisabled,
     #[error("{0}")]
     Forbidden(String),
     #[error("{0}")]
@@ -38,6 +40,10 @@ pub enum ApiError {
     Timeout(String),
     #[error("{0}")]
     Refused(String),
+    /// The request contradicts what is stored: a challenge ended already,
+    /// a version that is no candidate.
+    #[error("{0}")]
+    Conflict(String),
     #[error("{0}")]
     TooMany(String),
     #[error("the database is out of reach for now; try again in a moment")]
@@ -60,9 +66,10 @@ pub struct ErrorBody {
 pub struct ErrorDetail {
     /// A stable word to branch on: `bad_request`, `unauthorized`,
     /// `bad_token`, `account_removed` (the operator removed the account of
-    /// the token), `forbidden`, `not_found`, `method_not_allowed`,
+    /// the token), `account_disabled` (the operator disabled it), `forbidden`, `not_found`, `method_not_allowed`,
     /// `timeout`, `too_large`, `unsupported_media_type`, `refused`,
-    /// `too_many`, `unavailable` (the database is out of reach for now;
+    /// `too_many`, `conflict` (the request contradicts what is stored: a
+    /// challenge ended already), `unavailable` (the database is out of reach for now;
     /// try again), `integrity` (a replay played again differs from its
     /// recorded result), `gone` (a replay neither stored nor regenerable
     /// here), `internal`.
@@ -78,14 +85,16 @@ impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            ApiError::Unauthorized | ApiError::BadToken | ApiError::AccountRemoved => {
-                StatusCode::UNAUTHORIZED
-            }
+            ApiError::Unauthorized
+            | ApiError::BadToken
+            | ApiError::AccountRemoved
+            | ApiError::AccountDisabled => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::Refused(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Rejected(status, _) => *status,
@@ -99,11 +108,13 @@ impl ApiError {
             ApiError::Unauthorized => "unauthorized",
             ApiError::BadToken => "bad_token",
             ApiError::AccountRemoved => "account_removed",
+            ApiError::AccountDisabled => "account_disabled",
             ApiError::Forbidden(_) => "forbidden",
             ApiError::NotFound(_) => "not_found",
             ApiError::TooLarge(_) => "too_large",
             ApiError::Timeout(_) => "timeout",
             ApiError::Refused(_) => "refused",
+            ApiError::Conflict(_) => "conflict",
             ApiError::TooMany(_) => "too_many",
             ApiError::Unavailable => "unavailable",
             ApiError::Rejected(status, _) => code_of(*status),

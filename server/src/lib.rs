@@ -1,5 +1,6 @@
-//! `ludus serve`: the platform's face. Accounts with API tokens (stored
-//! hashed), uploads validated like `ludus check --game` off the request
+//! `ludus serve`: the platform's face. Accounts with passwords (Argon2id)
+//! and browser sessions, API tokens (named, revocable, stored hashed),
+//! uploads validated like `ludus check --game` off the request
 //! threads, continuous ladders kept going per game ([`ludus_leaderboard::continuous`])
 //! and played by the store's shared queue (in-process workers on SQLite, or
 //! `ludus worker`s on other machines on PostgreSQL), a JSON API described by
@@ -7,7 +8,8 @@
 //!
 //! The map: [`routes`] is the table of every route; [`api`] and [`pages`]
 //! are their handlers, which take what they need in their signatures (the
-//! [`auth`] extractors say who asks) and call a view ([`views`], the reads
+//! [`auth`] and [`session`] extractors say who asks; [`account_pages`]
+//! signs people up, in and out, under the rules of [`password`]) and call a view ([`views`], the reads
 //! behind pages) or a command ([`commands`], uploads and retirements, with
 //! the rules of [`uploads`]); [`dto`] holds the API's types, [`templates`]
 //! the pages' markup, [`error`] the one error shape. [`scheduler`] runs
@@ -19,8 +21,10 @@
 //! The store is synchronous (rusqlite, the blocking PostgreSQL client): every
 //! use of it runs on tokio's blocking threads, never on a request thread.
 
+pub mod account_pages;
 pub mod api;
 pub mod auth;
+pub mod challenges;
 pub mod client;
 pub mod commands;
 pub mod dto;
@@ -28,7 +32,9 @@ pub mod error;
 mod extract;
 pub mod listen;
 pub mod metrics;
+pub mod my_pages;
 pub mod pages;
+pub mod password;
 pub mod pool;
 pub mod rate_limit;
 pub mod replays;
@@ -36,11 +42,13 @@ pub mod request_log;
 pub mod routes;
 pub mod scheduler;
 pub mod security;
+pub mod session;
 mod state;
 pub mod templates;
 pub mod uploads;
 pub mod views;
 
+pub use account_pages::Signup;
 pub use error::{ApiError, ErrorBody, ErrorDetail};
 pub use routes::{router, SMALL_BODY};
 pub use state::{AppState, ServerConfig};
@@ -149,6 +157,7 @@ async fn forget_idle_clients(state: AppState) {
     loop {
         tick.tick().await;
         state.limits().forget_idle();
+        state.sign_ins().forget_idle();
     }
 }
 

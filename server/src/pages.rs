@@ -1,18 +1,17 @@
 //! The pages: each handler calls a view ([`crate::views`]) and renders it
 //! with a template ([`crate::templates`]); an error becomes a page with the
-//! API's status. Signing in puts the token in an HttpOnly cookie, so that a
-//! bot's owner sees its logs on its matches' pages.
+//! API's status. A bot's owner, signed in, sees its logs on its matches'
+//! pages; signing in, up and out are [`crate::account_pages`]'.
 
-use crate::auth::{self, Viewer};
+use crate::auth::Viewer;
 use crate::dto::{Page, PageQuery, SeasonQuery};
-use crate::extract::Form;
 use crate::extract::{Path, Query};
 use crate::templates::Frame;
 use crate::{error::ApiError, replays, state::AppState, templates, views};
 use axum::extract::State;
+use axum::http::header;
 use axum::http::HeaderMap;
-use axum::http::{header, StatusCode};
-use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::response::{Html, IntoResponse, Response};
 
 /// An answer of a page: the page, or the error as a page.
 fn page<T>(result: Result<T, ApiError>, render: impl FnOnce(&T) -> Html<String>) -> Response {
@@ -46,19 +45,22 @@ pub async fn game(
     page(board, |b| templates::game(&frame, b))
 }
 
+/// A game's rules, and how to start a bot for it and upload it.
+pub async fn rules(frame: Frame, Path(game): Path<String>) -> Response {
+    page(views::known_game(&game), |g| templates::rules(&frame, g))
+}
+
 /// A bot's page; for an operator, also the bots of other accounts with
 /// the same bytes as one of its versions.
 pub async fn bot(
     State(state): State<AppState>,
     Viewer(viewer): Viewer,
+    frame: Frame,
     Path(name): Path<String>,
     Query(at): Query<PageQuery>,
 ) -> Response {
-    let frame = Frame {
-        account: viewer.as_ref().map(|a| a.name.clone()),
-        csrf: None,
-    };
-    let operator = viewer.is_some_and(|a| a.operator);
+    let operator = viewer.as_ref().is_some_and(|a| a.operator);
+    let signed_in = viewer.is_some();
     let view = match Page::of(at) {
         Ok(at) => {
             state
@@ -75,16 +77,18 @@ pub async fn bot(
         Err(e) => Err(e),
     };
     let mut answer = page(view, |(v, same)| templates::bot(&frame, v, same));
-    // Who signs in changes the page: no cache may give one's to another.
+    // Who signs in changes the page (its navigation, an operator's
+    // marks): no cache may give one's to another.
     let [cache, vary] = crate::security::private_values();
     answer.headers_mut().insert(header::VARY, vary);
-    if operator {
+    if signed_in {
         answer.headers_mut().insert(header::CACHE_CONTROL, cache);
     }
     answer
 }
 
-/// The replay viewer's own page, with the seats' logs kept for their owners.
+/// The replay viewer's page below the site's navigation, with the seats'
+/// logs kept for their owners.
 pub async fn match_page(
     State(state): State<AppState>,
     Viewer(viewer): Viewer,
@@ -99,41 +103,4 @@ pub async fn match_page(
         Err(e) => Err(e),
     };
     answer.unwrap_or_else(|e| (e.status(), templates::error(&e)).into_response())
-}
-
-pub async fn signin_form(frame: Frame) -> Html<String> {
-    templates::signin(&frame)
-}
-
-#[derive(serde::Deserialize)]
-pub struct SignIn {
-    token: String,
-}
-
-pub async fn signin(State(state): State<AppState>, Form(form): Form<SignIn>) -> Response {
-    let token = form.token.trim().to_string();
-    let t = token.clone();
-    match state.with_store(move |s| auth::verify(s, &t)).await {
-        Ok(Some(_)) => (
-            [(header::SET_COOKIE, auth::sign_in_cookie(&token))],
-            Redirect::to("/"),
-        )
-            .into_response(),
-        Ok(None) => refused(ApiError::BadToken),
-        Err(e @ ApiError::AccountRemoved) => refused(e),
-        Err(e) => (e.status(), templates::error(&e)).into_response(),
-    }
-}
-
-/// The sign-in page again, saying why the token was refused and what to do.
-fn refused(why: ApiError) -> Response {
-    (
-        StatusCode::UNAUTHORIZED,
-        templates::layout(
-            &Frame::anonymous(),
-            "Sign in",
-            maud::html! { p { (why.to_string()) } },
-        ),
-    )
-        .into_response()
 }

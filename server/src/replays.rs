@@ -58,6 +58,8 @@ pub struct Found {
     /// schedule seated it ([`views::FoundMatch`]).
     names: Vec<String>,
     labels: Vec<String>,
+    /// The game, for the page's navigation.
+    game: String,
 }
 
 /// The replay of match `id` and what `viewer` may see of it.
@@ -76,6 +78,7 @@ pub fn find(store: &Store, id: &str, viewer: Option<&Account>) -> Result<Found, 
         shown,
         names: found.seats,
         labels: found.summary.seats,
+        game: found.record.game,
     })
 }
 
@@ -137,9 +140,17 @@ impl Found {
         Ok(match kind {
             Kind::Json => replay.to_bytes(false),
             Kind::Page => {
-                ludus_viewer::named_replay_page(&replay, &self.labels, ludus_viewer::Embed::Auto)
-                    .0
-                    .into_bytes()
+                // The site's navigation above the player: the same for
+                // every visitor, so the ETag still names the answer.
+                let nav = crate::templates::match_nav(&self.game, &self.names, &self.labels);
+                ludus_viewer::framed_replay_page(
+                    &replay,
+                    &self.labels,
+                    ludus_viewer::Embed::Auto,
+                    nav,
+                )
+                .0
+                .into_bytes()
             }
         })
     }

@@ -9,7 +9,7 @@
 
 use crate::error::{self, ApiError, REQUEST_ID};
 use crate::state::AppState;
-use crate::{api, pages, rate_limit, request_log, security};
+use crate::{account_pages, api, challenges, my_pages, pages, rate_limit, request_log, security};
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderName, Request, StatusCode};
 use axum::routing::{get, post, MethodRouter};
@@ -37,6 +37,14 @@ pub fn router(state: AppState) -> Router {
     let uploads = Router::new()
         .route("/api/bots", private(post(api::upload)))
         .layer(body_limit(config.upload_limit));
+    // The page's upload: the file up to the upload limit, with room for the
+    // form's other fields.
+    let page_uploads = Router::new()
+        .route(
+            "/upload",
+            private(get(my_pages::upload_form).post(my_pages::upload)),
+        )
+        .layer(body_limit(config.upload_limit + SMALL_BODY));
     let rest = Router::new()
         .route("/api/openapi.json", get(api::openapi))
         .route("/api/me", private(get(api::me)))
@@ -45,16 +53,55 @@ pub fn router(state: AppState) -> Router {
         .route("/api/bots/{name}", get(api::bot))
         .route("/api/bots/{name}/ratings", get(api::bot_ratings))
         .route("/api/bots/{name}/retire", private(post(api::retire)))
+        .route(
+            "/api/bots/{name}/versions/{version}/promote",
+            private(post(challenges::promote)),
+        )
+        .route("/api/challenges", private(post(challenges::create)))
+        .route("/api/challenges/{id}", get(challenges::get))
+        .route("/api/challenges/{id}/stop", private(post(challenges::stop)))
         .route("/api/matches/{id}", get(api::match_info))
         // These two say themselves whether their answer may be kept.
         .route("/api/matches/{id}/replay", get(api::replay))
-        .route("/", get(pages::index))
-        .route("/games/{game}", get(pages::game))
+        // A page's navigation names who is signed in, and its forms carry
+        // their session's token: no cache keeps pages.
+        .route("/", private(get(pages::index)))
+        .route("/games/{game}", private(get(pages::game)))
+        .route("/games/{game}/rules", private(get(pages::rules)))
         .route("/bots/{name}", get(pages::bot))
         .route("/matches/{id}", get(pages::match_page))
+        .route("/challenges/{id}", private(get(challenges::page)))
+        .route(
+            "/challenges/{id}/promote",
+            private(post(challenges::promote_form)),
+        )
+        .route(
+            "/challenges/{id}/stop",
+            private(post(challenges::stop_form)),
+        )
         .route(
             "/signin",
-            private(get(pages::signin_form).post(pages::signin)),
+            private(get(account_pages::signin_form).post(account_pages::signin)),
+        )
+        .route(
+            "/signup",
+            private(get(account_pages::signup_form).post(account_pages::signup)),
+        )
+        .route(
+            "/signout",
+            private(get(account_pages::signout_form).post(account_pages::signout)),
+        )
+        .route("/account", private(get(my_pages::account)))
+        .route("/account/retire", private(post(my_pages::retire)))
+        .route(
+            "/account/retire-version",
+            private(post(my_pages::retire_version)),
+        )
+        .route("/account/promote", private(post(my_pages::promote)))
+        .route("/account/tokens", private(post(my_pages::new_token)))
+        .route(
+            "/account/tokens/revoke",
+            private(post(my_pages::revoke_token)),
         )
         // Browsers ask for it on every page: no icon, and no 404 in their console.
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
@@ -72,6 +119,7 @@ pub fn router(state: AppState) -> Router {
     let [csp, nosniff, frames, referrer] = security::headers();
     Router::new()
         .merge(uploads)
+        .merge(page_uploads)
         .merge(rest)
         .fallback(|| async { ApiError::NotFound("no such route; see /api/openapi.json".into()) })
         .layer(axum::middleware::from_fn_with_state(

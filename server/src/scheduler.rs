@@ -1,8 +1,10 @@
 //! What runs beside the routes: the scheduler that tops up every game's
-//! continuous ladder, and the in-process worker that plays the queue (on
+//! continuous ladder and every running challenge, and the in-process
+//! worker that plays the queue, challenges' ladders included (on
 //! PostgreSQL, `ludus worker`s elsewhere play it too, or alone).
 
 use crate::state::AppState;
+use ludus_leaderboard::challenge;
 use ludus_leaderboard::continuous::{self, Look};
 use ludus_leaderboard::store::{SchedulerLock, Store};
 use ludus_leaderboard::worker::{self, WorkerOptions};
@@ -89,16 +91,32 @@ async fn schedule_forever(state: AppState, name: String) {
         let done = st
             .with_store({
                 let config = state.config().continuous.clone();
+                let limits = state.config().challenges;
                 move |store| {
                     let mut out = Vec::new();
                     for game in ludus_engine::games() {
                         out.push((game.id, continuous::top_up(store, game, &config, look)));
                     }
-                    Ok(out)
+                    // Wall-clock time only counts the games of the day; a
+                    // challenge's matches derive from its seed alone.
+                    let now = ludus_leaderboard::clock::now_unix();
+                    let challenges = challenge::top_up(store, &limits, now);
+                    Ok((out, challenges))
                 }
             })
             .await;
-        for (game, r) in done.unwrap_or_default() {
+        let (done, challenges) = match done {
+            Ok((done, challenges)) => (done, Some(challenges)),
+            Err(_) => (Vec::new(), None),
+        };
+        match challenges {
+            Some(Ok(t)) if t.scheduled > 0 || !t.ended.is_empty() => {
+                tracing::debug!(scheduled = t.scheduled, ended = ?t.ended, "challenges topped up")
+            }
+            Some(Err(e)) => tracing::error!("cannot schedule the challenges: {e}"),
+            _ => {}
+        }
+        for (game, r) in done {
             match r {
                 Ok(t) if !t.joined.is_empty() => {
                     tracing::info!(game, joined = ?t.joined, scheduled = t.scheduled, "bots joined the ladder")

@@ -1,7 +1,8 @@
 //! The headers that tell a browser what a page may do: a content security
 //! policy that runs only the pages' own scripts and styles (allowed by
 //! their hashes: every one of them is a constant of this server or of the
-//! viewer), no framing, no sniffing of content types, no referrer; and for
+//! viewer), no framing, no sniffing of content types, no referrer to other
+//! sites; and for
 //! an answer that depends on who asks, that no cache may keep it.
 
 use axum::http::{header, HeaderName, HeaderValue};
@@ -25,13 +26,17 @@ pub fn content_security_policy() -> &'static str {
     CSP.get_or_init(|| {
         let scripts: Vec<String> = ludus_viewer::page::inline_scripts()
             .into_iter()
-            .chain([crate::templates::POLL])
+            .chain([crate::templates::POLL, crate::templates::UPLOAD_SCRIPT])
             .map(hash_source)
             .collect();
-        let styles: Vec<String> = [ludus_viewer::page::inline_style(), crate::templates::STYLE]
-            .into_iter()
-            .map(hash_source)
-            .collect();
+        let styles: Vec<String> = [
+            ludus_viewer::page::inline_style(),
+            crate::templates::STYLE,
+            crate::templates::UPLOAD_STYLE,
+        ]
+        .into_iter()
+        .map(hash_source)
+        .collect();
         format!(
             "default-src 'none'; script-src {}; style-src {}; img-src 'self' data:; \
              connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
@@ -53,7 +58,10 @@ pub fn headers() -> [SetResponseHeaderLayer<HeaderValue>; 4] {
         set(header::CONTENT_SECURITY_POLICY, content_security_policy()),
         set(header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
         set(header::X_FRAME_OPTIONS, "DENY"),
-        set(header::REFERRER_POLICY, "no-referrer"),
+        // Not `no-referrer`: under it a browser sends `Origin: null` with
+        // every form, and forms are checked by their origin. `same-origin`
+        // still tells no other site where its visitors came from.
+        set(header::REFERRER_POLICY, "same-origin"),
     ]
 }
 
@@ -115,11 +123,17 @@ mod tests {
                 open: true,
                 paused: false,
                 seasons: Vec::new(),
+                records: Vec::new(),
             },
         )
         .0;
+        let upload = crate::templates::upload(
+            &crate::templates::Frame::anonymous(),
+            &crate::my_pages::UploadPage::default(),
+        )
+        .0;
         let mut seen = 0;
-        for page in [&viewer, &server] {
+        for page in [&viewer, &server, &upload] {
             for text in inline(page, "script").iter().chain(&inline(page, "style")) {
                 assert!(
                     csp.contains(&hash_source(text)),

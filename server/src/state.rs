@@ -61,6 +61,22 @@ pub struct ServerConfig {
     pub db_connections: u32,
     /// The networks `GET /metrics` answers (`--metrics-from`).
     pub metrics_from: Vec<IpNet>,
+    /// Who may make an account on the pages (`--signup`).
+    pub signup: crate::account_pages::Signup,
+    /// The address people reach the server at (`--public-url`): forms must
+    /// come from its origin, and its cookies are `Secure` when it is https.
+    pub public_url: Option<url::Url>,
+    /// How long a browser stays signed in.
+    pub session_lifetime: Duration,
+    /// Sign-in attempts a minute for one account name; an address has
+    /// three times as many.
+    pub sign_ins_per_minute: u32,
+    /// Challenges at once and games a day per account, games a challenge.
+    pub challenges: ludus_leaderboard::challenge::ChallengeLimits,
+    /// The share of the workers' time challenges take when ordinary
+    /// ladders have work too, written to the database's settings at start
+    /// (every worker of the database reads it); `None` leaves it as set.
+    pub challenge_share: Option<f64>,
 }
 
 impl ServerConfig {
@@ -90,6 +106,12 @@ impl ServerConfig {
             replay_cache_bytes: 64 << 20,
             db_connections: 8,
             metrics_from: crate::metrics::loopback(),
+            signup: crate::account_pages::Signup::Closed,
+            public_url: None,
+            session_lifetime: Duration::from_secs(14 * 24 * 3600),
+            sign_ins_per_minute: 10,
+            challenges: Default::default(),
+            challenge_share: None,
         }
     }
 }
@@ -105,6 +127,7 @@ struct Inner {
     checks: Semaphore,
     uploads: Semaphore,
     limits: Arc<Limits>,
+    sign_ins: crate::session::SignInLimits,
     /// Dropped by hand, with the pool it shares.
     renders: ManuallyDrop<Renders>,
     stopping: Arc<AtomicBool>,
@@ -140,10 +163,14 @@ impl AppState {
     pub async fn open(config: ServerConfig) -> anyhow::Result<AppState> {
         let db = config.db.clone();
         let continuous = config.continuous.clone();
+        let share = config.challenge_share;
         let (store, sandbox) = tokio::task::spawn_blocking(move || {
             // Made or migrated here, once; the pool's connections find it so.
             let store = Store::connect(&db)?;
             continuous.check_game_configs(&store)?;
+            if let Some(share) = share {
+                store.settings().set_challenge_share(share)?;
+            }
             // Results stay; their replays are gone unless kept first.
             for (ladder, n, why) in ludus_leaderboard::replays::lost(&store)? {
                 tracing::warn!(
@@ -175,6 +202,7 @@ impl AppState {
             checks: Semaphore::new(config.checks_at_once.max(1)),
             uploads: Semaphore::new(config.uploads_at_once.max(1)),
             limits: Arc::new(limits),
+            sign_ins: crate::session::SignInLimits::new(config.sign_ins_per_minute),
             renders: ManuallyDrop::new(Renders::new(
                 pool.clone(),
                 sandbox.clone(),
@@ -212,6 +240,11 @@ impl AppState {
     /// The rate limits and the uploads in progress per address.
     pub fn limits(&self) -> &Arc<Limits> {
         &self.0.limits
+    }
+
+    /// The limits on sign-in and sign-up attempts.
+    pub fn sign_ins(&self) -> &crate::session::SignInLimits {
+        &self.0.sign_ins
     }
 
     /// A place among the uploads received or validated at once; refused

@@ -4,8 +4,8 @@
 //! length of a ladder's schedule: they go through the store's indexes.
 
 use crate::dto::{
-    BotView, GameSummary, HeadToHead, LeaderboardPage, MatchSummary, Page, RatingHistory,
-    RatingPoint, SeasonLink, VersionView,
+    BotMatch, BotView, GameSummary, HeadToHead, LeaderboardPage, MatchSummary, Page, RatingHistory,
+    RatingPoint, RowRecord, SeasonLink, SeatedBot, VersionView,
 };
 use crate::error::ApiError;
 use ludus_leaderboard::continuous;
@@ -96,6 +96,7 @@ pub fn leaderboard(
         .skip(page.offset() as usize)
         .take(page.size as usize)
         .collect();
+    let records = records(store, &board)?;
     Ok(LeaderboardPage {
         board,
         page: page.number,
@@ -106,7 +107,81 @@ pub fn leaderboard(
         open,
         paused: open && season::paused(store, game)?,
         seasons,
+        records,
     })
+}
+
+/// The rated results of each row of `board` (a page of it), in its order:
+/// read for these rows' bots alone, and not at all before any is rated.
+fn records(store: &Store, board: &report::Leaderboard) -> Result<Vec<RowRecord>, ApiError> {
+    let mut out = vec![RowRecord::default(); board.rows.len()];
+    let Some(ladder) = board
+        .ladder
+        .filter(|_| board.rows.iter().any(|r| r.games > 0))
+    else {
+        return Ok(out);
+    };
+    let record = store.ladders().get(ladder)?;
+    let position = |r: &report::Row| {
+        record
+            .bots
+            .iter()
+            .position(|b| b.name == r.bot && b.version == r.version)
+    };
+    let positions: Vec<usize> = board.rows.iter().filter_map(position).collect();
+    let counted = store.results().records_of(ladder, &positions)?;
+    for (row, out) in board.rows.iter().zip(&mut out) {
+        let Some(p) = position(row) else { continue };
+        if let Some(&(_, rated, wins, draws)) = counted.iter().find(|c| c.0 == p) {
+            *out = RowRecord {
+                wins,
+                draws,
+                losses: rated - wins - draws,
+                win_rate: (rated > 0).then(|| 100.0 * f64::from(wins) / f64::from(rated)),
+            };
+        }
+    }
+    Ok(out)
+}
+
+/// How match `r` ended for the bot at `seats` (its seats, one or more):
+/// won, lost or drawn with two seats; with more, its best place of all.
+pub fn result_for(r: &MatchResult, seats: &[usize]) -> String {
+    if r.aborted.is_some() {
+        return "aborted".into();
+    }
+    let Some(best) = seats
+        .iter()
+        .filter_map(|&s| r.placements.get(s).copied())
+        .min()
+    else {
+        return String::new();
+    };
+    let shared = r
+        .placements
+        .iter()
+        .enumerate()
+        .any(|(s, &p)| p == best && !seats.contains(&s));
+    let n = r.placements.len();
+    match (n, best, shared) {
+        (2, 1, false) => "won".into(),
+        (2, 1, true) => "drawn".into(),
+        (2, _, _) => "lost".into(),
+        (_, _, false) => format!("{} of {n}", ordinal(best)),
+        (_, _, true) => format!("{} of {n}, tied", ordinal(best)),
+    }
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, … `11th`, `21st`.
+fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 fn summary(record: &LadderRecord, m: &ScheduledMatch, r: Option<&MatchResult>) -> MatchSummary {
@@ -145,11 +220,14 @@ pub fn bot(store: &Store, name: &str, page: Page) -> Result<BotView, ApiError> {
     };
     let game = last.game.clone();
     let ownership = store.accounts().ownership(name)?;
+    let record = continuous_record(store, &game)?;
+    let system = ranking_system(&record, &game);
     let mut view = BotView {
         name: name.into(),
         game: game.clone(),
         owner: ownership.as_ref().map(|o| o.owner.clone()),
         retired: ownership.as_ref().is_some_and(|o| o.retired),
+        rating_system: system.describe().into(),
         versions: Vec::new(),
         rating_history: Vec::new(),
         recent: Vec::new(),
@@ -160,10 +238,12 @@ pub fn bot(store: &Store, name: &str, page: Page) -> Result<BotView, ApiError> {
         page: page.number,
         per_page: page.size,
     };
-    let record = continuous_record(store, &game)?;
-    let ratings = match &record {
-        Some(r) => store.ratings().get(r.id, System::Elo.key())?,
-        None => Vec::new(),
+    let (ratings, ranking) = match &record {
+        Some(r) => (
+            store.ratings().get(r.id, System::Elo.key())?,
+            store.ratings().get(r.id, system.key())?,
+        ),
+        None => (Vec::new(), Vec::new()),
     };
     // Ladder position → version, for this bot's versions in the ladder.
     let mine: BTreeMap<usize, u32> = record.as_ref().map_or_else(BTreeMap::new, |r| {
@@ -176,11 +256,14 @@ pub fn bot(store: &Store, name: &str, page: Page) -> Result<BotView, ApiError> {
     });
     for v in &versions {
         let position = mine.iter().find(|m| *m.1 == v.version).map(|m| *m.0);
+        let ranked = position.and_then(|p| ranking.iter().find(|r| r.0 == p));
         view.versions.push(VersionView {
             version: v.version,
             sha256: v.sha256.clone(),
             submitted_at: v.submitted_at.clone(),
             rating: position.and_then(|p| ratings.iter().find(|r| r.0 == p).map(|r| r.1)),
+            ranking: ranked.map(|r| r.1),
+            interval: ranked.map(|r| r.2),
         });
     }
     let Some(record) = record else {
@@ -195,18 +278,19 @@ pub fn bot(store: &Store, name: &str, page: Page) -> Result<BotView, ApiError> {
     view.page = page.number;
     view.per_page = page.size;
     for m in results.of_bot_page(record.id, &positions, page.offset(), page.size)? {
-        view.recent
-            .push(summary(&record, &m.scheduled, m.result.as_ref()));
+        view.recent.push(bot_match(&record, &mine, &m));
     }
     // The latest points, in schedule order.
     let mut points = results.elo_page(record.id, &positions, 0, CHART_POINTS)?;
     points.reverse();
+    let interval = elo_scale_intervals(system, &ranking);
     view.rating_history = points
         .into_iter()
         .map(|(index, position, rating)| RatingPoint {
             index,
             version: mine[&position],
             rating,
+            interval: interval(position),
         })
         .collect();
     let mut h2h: BTreeMap<String, HeadToHead> = BTreeMap::new();
@@ -252,6 +336,9 @@ pub fn bot_ratings(store: &Store, name: &str, page: Page) -> Result<RatingHistor
         .collect();
     let positions: Vec<usize> = mine.keys().copied().collect();
     let results = store.results();
+    let system = System::ranking(record.players);
+    let ranking = store.ratings().get(record.id, system.key())?;
+    let interval = elo_scale_intervals(system, &ranking);
     Ok(RatingHistory {
         page: page.number,
         per_page: page.size,
@@ -263,9 +350,71 @@ pub fn bot_ratings(store: &Store, name: &str, page: Page) -> Result<RatingHistor
                 index,
                 version: mine[&position],
                 rating,
+                interval: interval(position),
             })
             .collect(),
     })
+}
+
+/// What ranks the leaderboard of `game`, whose ladder is `record`.
+fn ranking_system(record: &Option<LadderRecord>, game: &str) -> System {
+    let players = match record {
+        Some(r) => r.players,
+        None => known_game(game).map_or(2, |g| g.fewest_seats() as u32),
+    };
+    System::ranking(players)
+}
+
+/// Each ladder position's interval of the `system` rating `ranking`, in
+/// Elo points: where that rating is on the Elo scale (Bradley–Terry) only.
+fn elo_scale_intervals(
+    system: System,
+    ranking: &[ludus_leaderboard::store::RatingRow],
+) -> impl Fn(usize) -> Option<f64> + '_ {
+    move |position| {
+        (system == System::BradleyTerry)
+            .then(|| ranking.iter().find(|r| r.0 == position).map(|r| r.2))
+            .flatten()
+    }
+}
+
+/// A match of the bot whose versions are at `mine` (position → version),
+/// from its point of view.
+fn bot_match(
+    record: &LadderRecord,
+    mine: &BTreeMap<usize, u32>,
+    m: &ludus_leaderboard::store::SeatedMatch,
+) -> BotMatch {
+    let r = m.result.as_ref();
+    let seats = &m.scheduled.seats;
+    let its: Vec<usize> = (0..seats.len())
+        .filter(|&s| mine.contains_key(&seats[s]))
+        .collect();
+    let result = r.map_or_else(String::new, |r| result_for(r, &its));
+    // Its best-placed seat, the first of them on a tie.
+    let seat = its
+        .iter()
+        .copied()
+        .min_by_key(|&s| (r.and_then(|r| r.placements.get(s).copied()), s))
+        .unwrap_or(m.seat);
+    let opponents = seated::of(record, seats)
+        .into_iter()
+        .enumerate()
+        .filter(|(s, _)| !its.contains(s))
+        .filter_map(|(_, b)| b)
+        .map(|b| SeatedBot {
+            name: b.name,
+            version: b.version,
+        })
+        .collect();
+    BotMatch {
+        summary: summary(record, &m.scheduled, r),
+        seat: seat as u32,
+        version: mine.get(&seats[seat]).copied().unwrap_or_default(),
+        result,
+        opponents,
+        bot_faults: r.map_or(0, |r| its.iter().filter_map(|&s| r.faults.get(s)).sum()),
+    }
 }
 
 /// A match of a continuous ladder, found by its id.
@@ -286,8 +435,10 @@ pub fn find_match(store: &Store, id: &str) -> Result<FoundMatch, ApiError> {
     let full = store.results().find_match(&id.to_ascii_lowercase())?;
     for (ladder, index) in store.results().locate(&full)? {
         let record = store.ladders().get(ladder)?;
-        // A server's ladders, open or closed seasons: not `ladder run`'s.
-        if record.kind != "continuous" {
+        // A server's ladders, open or closed seasons, and its challenges':
+        // not `ladder run`'s.
+        let kind = record.kind.as_str();
+        if kind != "continuous" && kind != ludus_leaderboard::store::CHALLENGE_KIND {
             continue;
         }
         if let Some((m, r)) = store.results().at(ladder, index)? {
@@ -306,4 +457,41 @@ pub fn find_match(store: &Store, id: &str) -> Result<FoundMatch, ApiError> {
     Err(ApiError::NotFound(format!(
         "no match `{id}` in the server's ladders"
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ended(placements: &[u32]) -> MatchResult {
+        MatchResult {
+            index: 0,
+            match_id: String::new(),
+            placements: placements.to_vec(),
+            scores: Vec::new(),
+            faults: Vec::new(),
+            turns: 1,
+            reason: String::new(),
+            aborted: None,
+            replay_sha256: String::new(),
+            refused: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_match_ends_for_a_bot_as_its_best_seat_placed() {
+        assert_eq!(result_for(&ended(&[1, 2]), &[0]), "won");
+        assert_eq!(result_for(&ended(&[1, 2]), &[1]), "lost");
+        assert_eq!(result_for(&ended(&[1, 1]), &[1]), "drawn");
+        assert_eq!(result_for(&ended(&[3, 2, 1, 4]), &[1]), "2nd of 4");
+        assert_eq!(result_for(&ended(&[1, 3, 1, 4]), &[2]), "1st of 4, tied");
+        // Two seats of one bot (a house bot's copies): not tied with itself.
+        assert_eq!(result_for(&ended(&[1, 1, 3, 4]), &[0, 1]), "1st of 4");
+        assert_eq!(result_for(&ended(&[2, 4, 1, 3]), &[1, 3]), "3rd of 4");
+        let mut aborted = ended(&[1, 2]);
+        aborted.aborted = Some("host".into());
+        assert_eq!(result_for(&aborted, &[0]), "aborted");
+        assert_eq!(ordinal(11), "11th");
+        assert_eq!(ordinal(22), "22nd");
+    }
 }

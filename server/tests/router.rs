@@ -6,7 +6,7 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::{bot, error_code, json, server, Server};
+use common::{bot, error_code, json, server, Server, FORM_CSRF, HOST, ORIGIN, PASSWORD};
 use ludus_leaderboard::continuous::{self, ContinuousConfig};
 use ludus_leaderboard::retention::KeepReplays;
 use ludus_leaderboard::store::Store;
@@ -211,6 +211,10 @@ async fn openapi_document_describes_every_route_and_errors_have_one_shape() {
         "/api/bots/{name}/retire",
         "/api/matches/{id}",
         "/api/matches/{id}/replay",
+        "/api/bots/{name}/versions/{version}/promote",
+        "/api/challenges",
+        "/api/challenges/{id}",
+        "/api/challenges/{id}/stop",
         "/metrics",
     ] {
         assert!(doc["paths"][path].is_object(), "{path} missing");
@@ -307,8 +311,9 @@ async fn ladder_pages_escape_names_and_logs_are_private_to_the_owner() {
     let (status, page) = s.get(&format!("/matches/{id}"), None).await;
     assert_eq!(status, StatusCode::OK);
     assert!(page.contains("ludus-data") && !page.contains("secret line"));
+    let session = s.sign_in("alice").await;
     let req = Request::get(format!("/matches/{id}"))
-        .header("Cookie", format!("{}={}", auth::COOKIE, s.alice))
+        .header("Cookie", &session)
         .body(Body::empty())
         .unwrap();
     let (_, page) = s.send(req).await;
@@ -317,22 +322,13 @@ async fn ladder_pages_escape_names_and_logs_are_private_to_the_owner() {
         "the owner's page keeps the log"
     );
 
-    // Signing in sets the cookie; a bad token does not.
-    let form = |t: &str| {
-        Request::post("/signin")
-            .header("Content-Type", "application/x-www-form-urlencoded")
-            .body(Body::from(format!("token={t}")))
-            .unwrap()
-    };
-    let res = router(s.state.clone())
-        .oneshot(form(&s.alice))
-        .await
+    // Nor does another account's session.
+    let req = Request::get(format!("/matches/{id}"))
+        .header("Cookie", s.sign_in("bob").await)
+        .body(Body::empty())
         .unwrap();
-    assert_eq!(res.status(), StatusCode::SEE_OTHER);
-    let cookie = res.headers()["set-cookie"].to_str().unwrap();
-    assert!(cookie.contains("HttpOnly") && cookie.contains(&s.alice));
-    let (status, _) = s.send(form("ludus_1_bad")).await;
-    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (_, page) = s.send(req).await;
+    assert!(!page.contains("secret line"));
 }
 
 #[path = "support/synthetic.rs"]
@@ -1044,10 +1040,10 @@ async fn health_probes_answer_beyond_the_rate_limit_and_readiness_follows_the_da
     assert!(body.contains("another schema"), "{body}");
 }
 
-/// A GET of `uri` signed in with `token` through the browser's cookie.
-async fn get_signed_in(s: &Server, uri: &str, token: &str) -> axum::response::Response {
+/// A GET of `uri` by the browser signed in as `name` (its session cookie).
+async fn get_signed_in(s: &Server, uri: &str, name: &str) -> axum::response::Response {
     let req = Request::get(uri)
-        .header("Cookie", format!("{}={token}", auth::COOKIE))
+        .header("Cookie", s.sign_in(name).await)
         .body(Body::empty())
         .unwrap();
     router(s.state.clone()).oneshot(req).await.unwrap()
@@ -1077,9 +1073,9 @@ async fn an_operator_sees_on_a_bots_page_the_bots_of_other_accounts_with_its_byt
     }
     let mark = "Same bytes as <a href=\"/bots/original\">original</a> (account alice).";
 
-    // The operator, signed in by cookie or by bearer token, sees the mark,
-    // on a page no cache keeps.
-    let res = get_signed_in(&s, "/bots/copy", &operator).await;
+    // The operator, signed in by session or by bearer token, sees the
+    // mark, on a page no cache keeps.
+    let res = get_signed_in(&s, "/bots/copy", "teacher").await;
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(res.headers()["cache-control"], "private, no-store");
     assert_eq!(res.headers()["vary"], "Authorization, Cookie");
@@ -1094,16 +1090,25 @@ async fn an_operator_sees_on_a_bots_page_the_bots_of_other_accounts_with_its_byt
     assert!(!page.contains("Same bytes as"), "{page}");
 
     // Nobody else does: not signed in, another account, the copier.
-    let res = get_signed_in(&s, "/bots/copy", &s.bob).await;
+    let res = get_signed_in(&s, "/bots/copy", "bob").await;
     assert_eq!(res.headers()["vary"], "Authorization, Cookie");
-    assert!(res.headers().get("cache-control").is_none());
+    // Signed in, the page's frame is bob's own: no cache keeps it either.
+    assert_eq!(res.headers()["cache-control"], "private, no-store");
     let page = text_of(res).await;
     assert!(
         page.contains("bot copy") && !page.contains("Same bytes as"),
         "{page}"
     );
-    let (status, page) = s.get("/bots/copy", None).await;
-    assert_eq!(status, StatusCode::OK);
+    let res = router(s.state.clone())
+        .oneshot(Request::get("/bots/copy").body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert!(
+        res.headers().get("cache-control").is_none(),
+        "anyone's page may be kept"
+    );
+    let page = text_of(res).await;
     assert!(!page.contains("Same bytes as"), "{page}");
     let (_, page) = s.get("/bots/copy", Some(&s.alice)).await;
     assert!(!page.contains("Same bytes as"), "{page}");
@@ -1112,11 +1117,27 @@ async fn an_operator_sees_on_a_bots_page_the_bots_of_other_accounts_with_its_byt
     assert!(!body.contains("original"), "{body}");
 }
 
+/// The sign-in form posted with `name` and `password`: its status and page.
+async fn password_sign_in(s: &Server, name: &str, password: &str) -> (StatusCode, String) {
+    let req = Request::post("/signin")
+        .header("Host", HOST)
+        .header("Origin", ORIGIN)
+        .header("Cookie", format!("ludus_csrf={FORM_CSRF}"))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .body(Body::from(format!(
+            "name={name}&password={}&csrf={FORM_CSRF}",
+            password.replace(' ', "+")
+        )))
+        .unwrap();
+    s.send(req).await
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_removed_accounts_token_is_refused_and_a_lost_one_is_replaced() {
     let s = server(|_| {});
     let (status, _) = s.upload("alices", Some(&s.alice), bot("a", false)).await;
     assert_eq!(status, StatusCode::CREATED);
+    let session = s.sign_in("alice").await;
 
     // A token that is not one says who makes a new one, and how.
     let (status, body) = s.get("/api/me", Some("ludus_1_00")).await;
@@ -1125,36 +1146,21 @@ async fn a_removed_accounts_token_is_refused_and_a_lost_one_is_replaced() {
         (StatusCode::UNAUTHORIZED, "bad_token")
     );
     assert!(body.contains("`ludus user token NAME`"), "{body}");
-    let signin = |token: String| {
-        Request::post("/signin")
-            .header("Content-Type", "application/x-www-form-urlencoded")
-            .body(Body::from(format!("token={token}")))
-            .unwrap()
-    };
-    let (status, page) = s.send(signin("ludus_1_00".into())).await;
-    assert_eq!(status, StatusCode::UNAUTHORIZED);
-    assert!(
-        page.contains("a new one with `ludus user token NAME`"),
-        "{page}"
-    );
 
-    // A new token replaces the old one.
-    let fresh = s
+    // A lost token: a new one is added, named; the others stay.
+    let (_, fresh) = s
         .state
-        .with_store(|st| Ok(auth::new_token(st, "Alice").unwrap()))
+        .with_store(|st| Ok(auth::new_token(st, "Alice", Some("laptop")).unwrap()))
         .await
         .unwrap();
-    let (status, body) = s.get("/api/me", Some(&s.alice)).await;
-    assert_eq!(
-        (status, error_code(&body).as_str()),
-        (StatusCode::UNAUTHORIZED, "bad_token")
-    );
-    let (status, body) = s.get("/api/me", Some(&fresh)).await;
-    assert_eq!(status, StatusCode::OK);
-    assert_eq!(json(&body)["name"], "alice");
+    for token in [&s.alice, &fresh] {
+        let (status, body) = s.get("/api/me", Some(token)).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(json(&body)["name"], "alice");
+    }
 
-    // Removed, its token signs in no more, and says why; its bot is
-    // retired, its page still there.
+    // Removed, its tokens sign in no more, and say why, nor does its
+    // password; its bot is retired, its page still there.
     let removed = s
         .state
         .with_store(|st| Ok(ludus_leaderboard::operator::remove_user(st, "alice").unwrap()))
@@ -1169,20 +1175,25 @@ async fn a_removed_accounts_token_is_refused_and_a_lost_one_is_replaced() {
     assert!(body.contains("removed by the server's operator"), "{body}");
     let (status, _) = s.upload("alices", Some(&fresh), bot("b", false)).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
-    let (status, page) = s.send(signin(fresh.clone())).await;
+    let (status, page) = password_sign_in(&s, "alice", PASSWORD).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     assert!(
         page.contains("this account was removed by the server"),
         "{page}"
     );
-    // Reading as a removed account is reading as anyone.
-    let res = get_signed_in(&s, "/bots/alices", &fresh).await;
-    assert_eq!(res.status(), StatusCode::OK);
+    // Reading with its session is reading as anyone.
+    let req = Request::get("/bots/alices")
+        .header("Cookie", &session)
+        .body(Body::empty())
+        .unwrap();
+    let (status, page) = s.send(req).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(!page.contains("Signed in as"), "{page}");
     let (_, body) = s.get("/api/bots/alices", None).await;
     assert_eq!(json(&body)["retired"], true, "{body}");
     let e = s
         .state
-        .with_store(|st| Ok(auth::new_token(st, "alice").unwrap_err().to_string()))
+        .with_store(|st| Ok(auth::new_token(st, "alice", None).unwrap_err().to_string()))
         .await
         .unwrap();
     assert!(e.contains("was removed"), "{e}");

@@ -253,6 +253,13 @@ impl Page<'_> {
     /// Opens `url` and waits for its load event.
     pub fn navigate(&mut self, url: &str) {
         self.call("Page.navigate", json!({"url": url}));
+        self.wait_for_load(url);
+    }
+
+    /// Waits (30 s at most) for the load event of the page a navigation
+    /// opens: [`Page::navigate`]'s, or one that a click on a link or a
+    /// form's button started; `what` names the page in the failure.
+    pub fn wait_for_load(&mut self, what: &str) {
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
             self.browser.pump();
@@ -263,7 +270,7 @@ impl Page<'_> {
                 self.browser.events.remove(i);
                 break;
             }
-            assert!(Instant::now() < deadline, "{url} did not load");
+            assert!(Instant::now() < deadline, "{what} did not load");
             std::thread::sleep(Duration::from_millis(20));
         }
         self.collect_errors();

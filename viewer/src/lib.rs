@@ -12,5 +12,5 @@ pub mod page;
 pub mod site;
 
 pub use document::{frames, Document, Frame, RebuildError, VIEWER_FORMAT, VIEWER_FORMAT_VERSION};
-pub use page::{empty_page, named_replay_page, replay_page, Embed, RENDERERS};
+pub use page::{empty_page, framed_replay_page, named_replay_page, replay_page, Embed, RENDERERS};
 pub use site::{leaderboard_page, write_site, SiteError, SiteSummary};

@@ -62,6 +62,18 @@ pub fn named_replay_page(
     seat_names: &[String],
     embed: Embed,
 ) -> (String, Vec<String>) {
+    framed_replay_page(replay, seat_names, embed, html! {})
+}
+
+/// [`named_replay_page`] with `header` above the player: a site's own
+/// navigation, rendered (and escaped) by the site, which links the page to
+/// the rest of it. The player's scripts and styles are the same.
+pub fn framed_replay_page(
+    replay: &Replay,
+    seat_names: &[String],
+    embed: Embed,
+    header: Markup,
+) -> (String, Vec<String>) {
     let doc = Document::new(replay).with_seat_names(seat_names);
     let title = format!(
         "{}: {} (seed {})",
@@ -72,18 +84,19 @@ pub fn named_replay_page(
             .join(" vs "),
         replay.seed
     );
-    (page(&title, &doc.to_json(), embed), doc.notes)
+    (page(&title, &doc.to_json(), embed, header), doc.notes)
 }
 
 /// A viewer page with no document: it waits for a file to be dropped on it.
 pub fn empty_page() -> String {
     shell(
         "Ludus replay viewer",
+        html! {},
         html! { script type="application/json" id="ludus-data" data-encoding="none" {} },
     )
 }
 
-fn page(title: &str, json: &str, embed: Embed) -> String {
+fn page(title: &str, json: &str, embed: Embed, header: Markup) -> String {
     let gzip = match embed {
         Embed::Auto => json.len() > AUTO_JSON_LIMIT,
         Embed::Json => false,
@@ -106,7 +119,7 @@ fn page(title: &str, json: &str, embed: Embed) -> String {
             }
         }
     };
-    shell(title, data)
+    shell(title, header, data)
 }
 
 /// The text of every script the pages run, each in its own `<script>`
@@ -125,9 +138,10 @@ pub fn inline_style() -> &'static str {
     STYLE
 }
 
-/// The player's page around `data`, the document's script element. Its
-/// ids and classes are what `assets/viewer.js` and the styles look for.
-fn shell(title: &str, data: Markup) -> String {
+/// The player's page around `data`, the document's script element, below
+/// `header` (a site's navigation, or nothing). Its ids and classes are what
+/// `assets/viewer.js` and the styles look for.
+fn shell(title: &str, header: Markup, data: Markup) -> String {
     let scripts = [("viewer.js", CORE), ("grid.js", GRID)]
         .into_iter()
         .chain(RENDERERS.iter().copied());
@@ -135,6 +149,7 @@ fn shell(title: &str, data: Markup) -> String {
         title,
         html! {
             body {
+                (header)
                 header class="top" {
                     h1 id="title" { (title) }
                     div id="result" class="result" aria-live="polite" {}

@@ -7,7 +7,7 @@ use super::elo::{EloConfig, EloLadder};
 use super::history::elo_history_from;
 use super::{bradley_terry, elo, weng_lin, GameResult, System};
 use crate::error::Error;
-use crate::store::{rated_seats, BotRecord, RatedGame, Store};
+use crate::store::{rated_seats, BotRecord, RatedGame, Store, CHALLENGE_KIND};
 
 /// The rated games of a ladder's matches before `end`, in schedule order,
 /// with their indices (aborted and void matches are not rated): what
@@ -34,7 +34,8 @@ pub fn games_of(stored: &[RatedGame]) -> Vec<(u32, GameResult)> {
 /// the first one without a result, all of them, in schedule order. One
 /// process at a time does it, under the ladder's rating lock, so the
 /// ratings never depend on how many workers there were or which finished
-/// first. Returns the end of the rated prefix.
+/// first. Returns the end of the rated prefix. A challenge's ladder is
+/// never rated: only the end of its finished prefix is returned.
 pub fn apply(store: &Store, ladder: i64) -> Result<u32, Error> {
     apply_with(store, ladder, Fit::Now)
 }
@@ -57,6 +58,10 @@ pub fn apply_with(store: &Store, ladder: i64, fit: Fit) -> Result<u32, Error> {
     store.with_rating_lock(ladder, |store| {
         let record = store.ladders().get(ladder)?;
         let end = store.queue().finished_prefix(ladder)?;
+        // A challenge's matches are never rated.
+        if record.kind == CHALLENGE_KIND {
+            return Ok(end);
+        }
         let n = record.bots.len();
         let mut from = record.rated_through.min(end);
         // Set back by a verification: the stored Elo is past `from`, so it
@@ -201,6 +206,9 @@ pub fn recompute(
 
 fn recompute_locked(store: &Store, ladder: i64) -> Result<Recomputed, Error> {
     let record = store.ladders().get(ladder)?;
+    if record.kind == CHALLENGE_KIND {
+        return Err(Error::Unrated { ladder });
+    }
     let games: Vec<_> = rated_games_before(store, ladder, record.rated_through)?
         .into_iter()
         .map(|(_, game)| game)

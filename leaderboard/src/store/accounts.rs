@@ -1,7 +1,10 @@
-//! Accounts of the server: an account's token is kept only as the sha256
-//! of its secret; a bot name belongs to the account that first uploaded it
-//! (which may retire it); uploads are counted for the daily quota. The
-//! operator removes an account (its tokens sign in no more, its bots are
+//! Accounts of the server: an account's password is kept only as its
+//! Argon2id hash (made by the server, which alone hashes), its API tokens,
+//! named and many, only as the sha256 of their secrets; a bot name belongs
+//! to the account that first uploaded it (which may retire it); uploads are
+//! counted for the daily quota. The operator invites people (one-time codes,
+//! kept hashed), disables an account (its sessions end, its tokens refuse,
+//! its bots play on) or removes it (its tokens sign in no more, its bots are
 //! retired, its results stay) and is told of identical bytes uploaded by
 //! different accounts.
 
@@ -15,13 +18,87 @@ use std::collections::BTreeSet;
 pub struct Account {
     pub id: i64,
     pub name: String,
-    /// sha256 (hex) of the account's token secret.
+    /// sha256 (hex) of the token an account had before tokens were named
+    /// ([`ApiToken`]): kept to tell the house apart (`house::NO_TOKEN`),
+    /// empty for an account made since.
     pub token_sha256: String,
     /// An operator's account: its pages show what only the operator is told.
     pub operator: bool,
     /// When the operator removed the account (unix seconds): its tokens
     /// sign in no more.
     pub removed_at: Option<i64>,
+    /// When the operator disabled the account (unix seconds): its sessions
+    /// ended, and neither sessions nor tokens sign in while it is.
+    pub disabled_at: Option<i64>,
+}
+
+/// What a new account starts with ([`Accounts::create`]).
+#[derive(Debug, Clone, Copy)]
+pub struct NewAccount<'a> {
+    pub name: &'a str,
+    pub operator: bool,
+    /// The PHC string of its password's hash, if it signs in by password.
+    pub password_hash: Option<&'a str>,
+    /// Its first API token, if it has one: the token's name and the
+    /// sha256 of its secret.
+    pub token: Option<(&'a str, &'a str)>,
+    /// The sha256 of the one-time invitation code it signs up with, used
+    /// up as the account is made.
+    pub invite: Option<&'a str>,
+    /// Now: RFC 3339, and unix seconds (an invitation expired at or
+    /// before it is refused).
+    pub now: &'a str,
+    pub now_unix: i64,
+}
+
+/// What became of [`Accounts::create`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Created {
+    /// The new account's id.
+    Account(i64),
+    /// The name is taken (in any case, removed accounts' too), by this one.
+    NameTaken(String),
+    /// The invitation code is refused: nothing was made.
+    Invite(InviteRefused),
+}
+
+/// Why an invitation code is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InviteRefused {
+    Unknown,
+    Used,
+    Expired,
+}
+
+/// An API token of an account, as its owner lists them (never its secret).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiToken {
+    pub id: i64,
+    pub account_id: i64,
+    pub name: String,
+    /// sha256 (hex) of its secret.
+    pub token_sha256: String,
+    /// RFC 3339.
+    pub created_at: String,
+    /// Unix seconds; recorded at most once a minute.
+    pub last_used_at: Option<i64>,
+    pub revoked_at: Option<i64>,
+}
+
+/// The columns [`token_row`] reads, in its order.
+const TOKEN_COLUMNS: &str =
+    "id, account_id, name, token_sha256, created_at, last_used_at, revoked_at";
+
+fn token_row(r: &Row) -> Result<ApiToken, DbError> {
+    Ok(ApiToken {
+        id: r.i64(0)?,
+        account_id: r.i64(1)?,
+        name: r.text(2)?,
+        token_sha256: r.text(3)?,
+        created_at: r.text(4)?,
+        last_used_at: r.opt_i64(5)?,
+        revoked_at: r.opt_i64(6)?,
+    })
 }
 
 /// An account as the operator lists it ([`Accounts::list`]).
@@ -96,7 +173,7 @@ fn examine(db: &mut Db, bot: &str, account: i64) -> Result<(Claim, bool), DbErro
 }
 
 /// The columns [`account_row`] reads, in its order.
-const ACCOUNT_COLUMNS: &str = "id, name, token_sha256, operator, removed_at";
+const ACCOUNT_COLUMNS: &str = "id, name, token_sha256, operator, removed_at, disabled_at";
 
 /// An account from its [`ACCOUNT_COLUMNS`].
 fn account_row(r: &Row) -> Result<Account, DbError> {
@@ -106,6 +183,7 @@ fn account_row(r: &Row) -> Result<Account, DbError> {
         token_sha256: r.text(2)?,
         operator: r.i64(3)? != 0,
         removed_at: r.opt_i64(4)?,
+        disabled_at: r.opt_i64(5)?,
     })
 }
 
@@ -191,15 +269,15 @@ impl Accounts<'_> {
     /// Every account, by name, with when it was added and the bots it owns.
     pub fn list(&self) -> Result<Vec<Listed>, StoreError> {
         let rows = self.conn.rows(
-            "SELECT a.id, a.name, a.token_sha256, a.operator, a.removed_at, a.created_at, o.bot, o.retired
+            "SELECT a.id, a.name, a.token_sha256, a.operator, a.removed_at, a.disabled_at, a.created_at, o.bot, o.retired
              FROM accounts a LEFT JOIN bot_owners o ON o.account_id = a.id ORDER BY a.name, a.id, o.bot",
             &[],
             |r| {
-                let bot = match r.opt_text(6)? {
-                    Some(bot) => Some((bot, r.i64(7)? != 0)),
+                let bot = match r.opt_text(7)? {
+                    Some(bot) => Some((bot, r.i64(8)? != 0)),
                     None => None,
                 };
-                Ok((account_row(r)?, r.text(5)?, bot))
+                Ok((account_row(r)?, r.text(6)?, bot))
             },
         )?;
         let mut out: Vec<Listed> = Vec::new();
@@ -245,15 +323,187 @@ impl Accounts<'_> {
         })
     }
 
-    /// Replaces the account's token hash: its previous token signs in no
-    /// more. `false`, and nothing changed, for an account removed or
-    /// unknown.
-    pub fn replace_token(&self, id: i64, token_sha256: &str) -> Result<bool, StoreError> {
+    /// Makes an account as one step under the names' lock: its password
+    /// hash and first token if it has them, and its invitation used up.
+    /// Nothing is made when the name is taken or the invitation refused.
+    pub fn create(&self, new: &NewAccount) -> Result<Created, StoreError> {
+        self.conn.write(|db| {
+            Lock::Names.take(db)?;
+            if let Some(row) = db.query_opt(
+                "SELECT name FROM accounts WHERE lower(name) = lower($1)",
+                vals![new.name],
+            )? {
+                return Ok(Created::NameTaken(row.text(0)?));
+            }
+            if let Some(code) = new.invite {
+                let Some(row) = db.query_opt(
+                    "SELECT used_by, expires_at FROM invites WHERE code_sha256 = $1",
+                    vals![code],
+                )?
+                else {
+                    return Ok(Created::Invite(InviteRefused::Unknown));
+                };
+                if row.opt_i64(0)?.is_some() {
+                    return Ok(Created::Invite(InviteRefused::Used));
+                }
+                if row.i64(1)? <= new.now_unix {
+                    return Ok(Created::Invite(InviteRefused::Expired));
+                }
+            }
+            let id = db
+                .query_opt(
+                    "INSERT INTO accounts (name, token_sha256, created_at, operator, password_hash)
+                     VALUES ($1, '', $2, $3, $4) RETURNING id",
+                    vals![new.name, new.now, i64::from(new.operator), new.password_hash],
+                )?
+                .expect("INSERT … RETURNING gives a row")
+                .i64(0)?;
+            if let Some((name, sha256)) = new.token {
+                db.execute(
+                    "INSERT INTO api_tokens (account_id, name, token_sha256, created_at) VALUES ($1, $2, $3, $4)",
+                    vals![id, name, sha256, new.now],
+                )?;
+            }
+            if let Some(code) = new.invite {
+                db.execute(
+                    "UPDATE invites SET used_by = $2, used_at = $3 WHERE code_sha256 = $1",
+                    vals![code, id, new.now_unix],
+                )?;
+            }
+            Ok(Created::Account(id))
+        })
+    }
+
+    /// The PHC string of the account's password hash; `None` for an
+    /// account without a password (or no such account).
+    pub fn password_hash(&self, id: i64) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .conn
+            .row(
+                "SELECT password_hash FROM accounts WHERE id = $1",
+                vals![id],
+                |r| r.opt_text(0),
+            )?
+            .flatten())
+    }
+
+    /// Sets the account's password hash; `false`, and nothing changed, for
+    /// an account removed or unknown.
+    pub fn set_password_hash(&self, id: i64, phc: &str) -> Result<bool, StoreError> {
         self.conn.write(|db| {
             Ok(db.execute(
-                "UPDATE accounts SET token_sha256 = $2 WHERE id = $1 AND removed_at IS NULL",
-                vals![id, token_sha256],
+                "UPDATE accounts SET password_hash = $2 WHERE id = $1 AND removed_at IS NULL",
+                vals![id, phc],
             )? == 1)
+        })
+    }
+
+    /// Disables the account at `at` (unix seconds) and ends its sessions,
+    /// as one step: neither its sessions nor its tokens sign in until it
+    /// is enabled again; its bots are left as they are. `false`, and
+    /// nothing changed, when it was disabled already.
+    pub fn disable(&self, id: i64, at: i64) -> Result<bool, StoreError> {
+        self.conn.write(|db| {
+            if db.execute(
+                "UPDATE accounts SET disabled_at = $2 WHERE id = $1 AND disabled_at IS NULL",
+                vals![id, at],
+            )? == 0
+            {
+                return Ok(false);
+            }
+            db.execute(
+                "UPDATE sessions SET ended_at = $2 WHERE account_id = $1 AND ended_at IS NULL",
+                vals![id, at],
+            )?;
+            Ok(true)
+        })
+    }
+
+    /// Enables a disabled account: its tokens that were not revoked sign in
+    /// again; its ended sessions stay ended. `false` when it was not
+    /// disabled.
+    pub fn enable(&self, id: i64) -> Result<bool, StoreError> {
+        self.conn.write(|db| {
+            Ok(db.execute(
+                "UPDATE accounts SET disabled_at = NULL WHERE id = $1 AND disabled_at IS NOT NULL",
+                vals![id],
+            )? == 1)
+        })
+    }
+
+    /// Adds an API token named `name` to the account: its id.
+    pub fn add_token(
+        &self,
+        account: i64,
+        name: &str,
+        token_sha256: &str,
+        now: &str,
+    ) -> Result<i64, StoreError> {
+        self.conn.write(|db| {
+            db.query_opt(
+                "INSERT INTO api_tokens (account_id, name, token_sha256, created_at) VALUES ($1, $2, $3, $4) RETURNING id",
+                vals![account, name, token_sha256, now],
+            )?
+            .expect("INSERT … RETURNING gives a row")
+            .i64(0)
+        })
+    }
+
+    /// The account's API tokens, revoked ones included, oldest first.
+    pub fn tokens(&self, account: i64) -> Result<Vec<ApiToken>, StoreError> {
+        self.conn.rows(
+            &format!("SELECT {TOKEN_COLUMNS} FROM api_tokens WHERE account_id = $1 ORDER BY id"),
+            vals![account],
+            token_row,
+        )
+    }
+
+    /// The token whose secret has this sha256, revoked or not.
+    pub fn token(&self, token_sha256: &str) -> Result<Option<ApiToken>, StoreError> {
+        self.conn.row(
+            &format!("SELECT {TOKEN_COLUMNS} FROM api_tokens WHERE token_sha256 = $1"),
+            vals![token_sha256],
+            token_row,
+        )
+    }
+
+    /// Revokes the account's token `id` at `at` (unix seconds): it refuses
+    /// from the next request on. `false`, and nothing changed, for a token
+    /// of another account, unknown, or revoked already.
+    pub fn revoke_token(&self, account: i64, id: i64, at: i64) -> Result<bool, StoreError> {
+        self.conn.write(|db| {
+            Ok(db.execute(
+                "UPDATE api_tokens SET revoked_at = $3 WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL",
+                vals![id, account, at],
+            )? == 1)
+        })
+    }
+
+    /// Records that the token `id` was used at `at` (unix seconds).
+    pub fn token_used(&self, id: i64, at: i64) -> Result<(), StoreError> {
+        self.conn.write(|db| {
+            db.execute(
+                "UPDATE api_tokens SET last_used_at = $2 WHERE id = $1",
+                vals![id, at],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// Records a one-time invitation, by the sha256 of its code, usable
+    /// until `expires_at` (unix seconds).
+    pub fn add_invite(
+        &self,
+        code_sha256: &str,
+        now: i64,
+        expires_at: i64,
+    ) -> Result<(), StoreError> {
+        self.conn.write(|db| {
+            db.execute(
+                "INSERT INTO invites (code_sha256, created_at, expires_at) VALUES ($1, $2, $3)",
+                vals![code_sha256, now, expires_at],
+            )?;
+            Ok(())
         })
     }
 

@@ -1,5 +1,6 @@
 //! The bot store: every bot's `.wasm` by sha256, and the names that point
-//! at its versions.
+//! at its versions; a version may be a candidate, stored but not entered
+//! in its game's ladder until it is promoted.
 
 use super::conn::{Conn, Lock};
 use super::db::{vals, Db, DbError};
@@ -26,9 +27,8 @@ fn latest_version(db: &mut Db, name: &str) -> Result<Option<BotRecord>, DbError>
 }
 
 impl Bots<'_> {
-    /// Stores a bot's bytes under `name`. Identical bytes to the name's latest
-    /// version are a no-op; otherwise a new version is recorded, and older
-    /// versions (and their results) stay.
+    /// Stores a bot's bytes under `name`, entered in its game's ladder
+    /// ([`Bots::submit_as`], not a candidate).
     pub fn submit(
         &self,
         name: &str,
@@ -37,11 +37,36 @@ impl Bots<'_> {
         sha256: &str,
         now: &str,
     ) -> Result<Submitted, StoreError> {
+        self.submit_as(name, game, wasm, sha256, now, false)
+    }
+
+    /// Stores a bot's bytes under `name`, as a `candidate` or not: a
+    /// candidate version is stored, but its game's ladder goes on with the
+    /// name's latest version that is not one, until it is promoted
+    /// ([`Bots::promote`]). Identical bytes to the name's latest version are
+    /// a no-op (the same bytes not as a candidate promote that version);
+    /// otherwise a new version is recorded, and older versions (and their
+    /// results) stay.
+    pub fn submit_as(
+        &self,
+        name: &str,
+        game: &str,
+        wasm: &[u8],
+        sha256: &str,
+        now: &str,
+        candidate: bool,
+    ) -> Result<Submitted, StoreError> {
         self.conn.write(|db| {
             Lock::Names.take(db)?;
             let latest = latest_version(db, name)?;
             if let Some(b) = &latest {
                 if b.sha256 == sha256 && b.game == game {
+                    if !candidate {
+                        db.execute(
+                            "UPDATE bot_versions SET candidate = 0 WHERE name = $1 AND version = $2",
+                            vals![name, b.version],
+                        )?;
+                    }
                     return Ok(Submitted {
                         bot: b.clone(),
                         new_version: false,
@@ -54,8 +79,8 @@ impl Bots<'_> {
                 vals![sha256, wasm, wasm.len()],
             )?;
             db.execute(
-                "INSERT INTO bot_versions (name, version, game, sha256, submitted_at) VALUES ($1, $2, $3, $4, $5)",
-                vals![name, version, game, sha256, now],
+                "INSERT INTO bot_versions (name, version, game, sha256, submitted_at, candidate) VALUES ($1, $2, $3, $4, $5, $6)",
+                vals![name, version, game, sha256, now, i64::from(candidate)],
             )?;
             Ok(Submitted {
                 bot: BotRecord {
@@ -70,15 +95,65 @@ impl Bots<'_> {
         })
     }
 
-    /// The latest version of every bot of `game`, by name.
+    /// The latest version of every bot of `game` that is not a candidate,
+    /// by name: the versions its ladders enter.
     pub fn latest(&self, game: &str) -> Result<Vec<BotRecord>, StoreError> {
         self.conn.rows(
             "SELECT v.name, v.version, v.game, v.sha256, v.submitted_at FROM bot_versions v
-             WHERE v.game = $1 AND v.version = (SELECT max(version) FROM bot_versions w WHERE w.name = v.name)
+             WHERE v.game = $1 AND v.candidate = 0
+               AND v.version = (SELECT max(version) FROM bot_versions w WHERE w.name = v.name AND w.candidate = 0)
              ORDER BY v.name",
             vals![game],
             bot_record,
         )
+    }
+
+    /// The latest version of a bot name that is not a candidate (the one
+    /// its game's ladder enters), if it has one.
+    pub fn entered(&self, name: &str) -> Result<Option<BotRecord>, StoreError> {
+        self.conn.row(
+            &format!(
+                "SELECT {BOT_COLUMNS} FROM bot_versions WHERE name = $1 AND candidate = 0
+                 ORDER BY version DESC LIMIT 1"
+            ),
+            vals![name],
+            bot_record,
+        )
+    }
+
+    /// The versions of a bot name that are candidates, oldest first.
+    pub fn candidates(&self, name: &str) -> Result<Vec<u32>, StoreError> {
+        self.conn.rows(
+            "SELECT version FROM bot_versions WHERE name = $1 AND candidate = 1 ORDER BY version",
+            vals![name],
+            |r| r.u32(0),
+        )
+    }
+
+    /// Enters a candidate version in its game's ladder: it is a candidate
+    /// no more. `false`, and nothing changed, when it was not a candidate
+    /// (or does not exist).
+    pub fn promote(&self, name: &str, version: u32) -> Result<bool, StoreError> {
+        self.conn.write(|db| {
+            Ok(db.execute(
+                "UPDATE bot_versions SET candidate = 0 WHERE name = $1 AND version = $2 AND candidate = 1",
+                vals![name, version],
+            )? == 1)
+        })
+    }
+
+    /// Takes a version out of its game's ladder (retires it): a candidate
+    /// again, so the ladder plays the name's version before it (its latest
+    /// that is not a candidate) and promoting it enters it again. `false`,
+    /// and nothing changed, when it was a candidate already (or does not
+    /// exist).
+    pub fn withdraw(&self, name: &str, version: u32) -> Result<bool, StoreError> {
+        self.conn.write(|db| {
+            Ok(db.execute(
+                "UPDATE bot_versions SET candidate = 1 WHERE name = $1 AND version = $2 AND candidate = 0",
+                vals![name, version],
+            )? == 1)
+        })
     }
 
     /// A bot by name: the given version, or the latest.

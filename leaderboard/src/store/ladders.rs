@@ -42,7 +42,7 @@ pub struct SeasonRow {
 }
 
 /// Creates a ladder with its bots and schedule; its id.
-fn insert_ladder(db: &mut Db, ladder: &NewLadder) -> Result<i64, DbError> {
+pub(super) fn insert_ladder(db: &mut Db, ladder: &NewLadder) -> Result<i64, DbError> {
     let id = db
         .query_opt(
             "INSERT INTO ladders (ladder_key, game, kind, players, rounds, seed, config, limits, ludus_version, rules_version, wasmtime_version, keep_replays)
@@ -94,7 +94,11 @@ fn continuous_ladder<'a>(ladder: &'a ContinuousLadder<'a>, key: &'a str) -> NewL
 
 /// Inserts scheduled matches, indexes their seats by bot and counts them
 /// in each bot's scheduled matches.
-fn insert_matches(db: &mut Db, ladder: i64, matches: &[ScheduledMatch]) -> Result<(), DbError> {
+pub(super) fn insert_matches(
+    db: &mut Db,
+    ladder: i64,
+    matches: &[ScheduledMatch],
+) -> Result<(), DbError> {
     for m in matches {
         let seats = serde_json::to_string(&m.seats).expect("seats serialise");
         db.execute(
@@ -210,16 +214,17 @@ impl Ladders<'_> {
             .rows("SELECT id FROM ladders ORDER BY id", &[], |r| r.i64(0))
     }
 
-    /// The most recently created ladder, of `game` if given.
+    /// The most recently created ladder, of `game` if given; never a
+    /// challenge's, which a command that names no ladder does not mean.
     pub fn latest(&self, game: Option<&str>) -> Result<Option<i64>, StoreError> {
         match game {
             Some(game) => self.conn.row(
-                "SELECT id FROM ladders WHERE game = $1 ORDER BY id DESC LIMIT 1",
+                "SELECT id FROM ladders WHERE game = $1 AND kind <> 'challenge' ORDER BY id DESC LIMIT 1",
                 vals![game],
                 |r| r.i64(0),
             ),
             None => self.conn.row(
-                "SELECT id FROM ladders ORDER BY id DESC LIMIT 1",
+                "SELECT id FROM ladders WHERE kind <> 'challenge' ORDER BY id DESC LIMIT 1",
                 &[],
                 |r| r.i64(0),
             ),

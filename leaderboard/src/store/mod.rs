@@ -8,8 +8,10 @@
 //! A [`Store`] is one open database. What it holds is reached through a
 //! handle per concern, each in its own module: [`Store::bots`],
 //! [`Store::ladders`] (and schedules), [`Store::results`] (and replays),
-//! [`Store::ratings`], [`Store::accounts`] and [`Store::queue`] (claims,
-//! commits, workers, status). Below them: [`db`] runs each query, written
+//! [`Store::ratings`], [`Store::accounts`], [`Store::sessions`] and
+//! [`Store::queue`] (claims,
+//! commits, workers, status), [`Store::challenges`] and
+//! [`Store::settings`] (what a server tells its workers). Below them: [`db`] runs each query, written
 //! once, on either database; [`schema`] holds the migrations and
 //! `legacy` what older databases lack; [`StoreError`] tells every
 //! database error apart by its code.
@@ -20,6 +22,7 @@
 
 mod accounts;
 mod bots;
+mod challenges;
 mod conn;
 pub mod db;
 mod error;
@@ -32,9 +35,17 @@ mod records;
 mod results;
 mod scheduler_lock;
 pub mod schema;
+mod sessions;
+mod settings;
 
-pub use accounts::{Account, Accounts, Claim, Listed, Ownership, SameBytes};
+pub use accounts::{
+    Account, Accounts, ApiToken, Claim, Created, InviteRefused, Listed, NewAccount, Ownership,
+    SameBytes,
+};
 pub use bots::Bots;
+pub use challenges::{
+    day_of, ChallengeRow, Challenges, NewChallenge, QuotaSpent, CHALLENGE_KIND, NOT_PLAYED,
+};
 pub use error::StoreError;
 pub use ladders::{closed_key, continuous_key, Ladders, SeasonRow};
 pub use location::Location;
@@ -49,6 +60,8 @@ pub use records::{
 };
 pub use results::Results;
 pub use scheduler_lock::SchedulerLock;
+pub use sessions::Sessions;
+pub use settings::{Settings, DEFAULT_CHALLENGE_SHARE};
 
 use conn::{Conn, Lock};
 use db::{Db, Dialect};
@@ -414,8 +427,23 @@ impl Store {
         Accounts { conn: &self.conn }
     }
 
+    /// The browser sessions of the server's accounts.
+    pub fn sessions(&self) -> Sessions<'_> {
+        Sessions { conn: &self.conn }
+    }
+
     /// The queue workers share: claims, commits, workers, status.
     pub fn queue(&self) -> Queue<'_> {
         Queue { conn: &self.conn }
+    }
+
+    /// Challenges, their ladders and the games they scheduled a day.
+    pub fn challenges(&self) -> Challenges<'_> {
+        Challenges { conn: &self.conn }
+    }
+
+    /// The server's settings that its workers read.
+    pub fn settings(&self) -> Settings<'_> {
+        Settings { conn: &self.conn }
     }
 }

@@ -278,6 +278,36 @@ impl Results<'_> {
         )
     }
 
+    /// The rated matches of each of the ladder's bots at `positions`: (its
+    /// position, rated matches, those it placed first in alone, those it
+    /// shared first place in), by position. A bot seated several times in a
+    /// match counts once, at its best place. Read through the bot index: its
+    /// cost grows with these bots' matches, not the ladder's.
+    pub fn records_of(
+        &self,
+        ladder: i64,
+        positions: &[usize],
+    ) -> Result<Vec<(usize, u32, u32, u32)>, StoreError> {
+        let (list, params) = in_list(ladder, positions);
+        self.conn.rows(
+            &format!(
+                "SELECT position, count(*),
+                        count(CASE WHEN best = 1 AND others = 0 THEN 1 END),
+                        count(CASE WHEN best = 1 AND others > 0 THEN 1 END)
+                 FROM (SELECT me.position, min(me.place) AS best,
+                              (SELECT count(*) FROM match_seats o
+                               WHERE o.ladder_id = $1 AND o.idx = me.idx AND o.place = 1
+                                 AND o.position <> me.position) AS others
+                       FROM match_seats me
+                       WHERE me.ladder_id = $1 AND me.position IN ({list}) AND me.elo IS NOT NULL
+                       GROUP BY me.position, me.idx) AS mine
+                 GROUP BY position ORDER BY position"
+            ),
+            &params,
+            |r| Ok((r.i64(0)? as usize, r.u32(1)?, r.u32(2)?, r.u32(3)?)),
+        )
+    }
+
     /// Where the result with this full match id is: (ladder, index), in
     /// ladder order (the same match may be in several ladders).
     pub fn locate(&self, match_id: &str) -> Result<Vec<(i64, u32)>, StoreError> {

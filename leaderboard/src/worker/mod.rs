@@ -227,14 +227,36 @@ pub fn work(
 /// Planet Wars matches, nor the reverse. A ladder that comes with work, or
 /// comes back to it, starts level with the least served of those that kept
 /// theirs, instead of taking every thread until it catches up.
-#[derive(Debug, Default)]
+///
+/// Challenges' ladders take the share of the worker's time the server sets
+/// (`challenge_share`, [`crate::store::Settings::challenge_share`], read
+/// with the ladders that have work) when ordinary ladders have work too,
+/// split evenly among them; the others share the rest. Time is compared
+/// as time spent over each ladder's weight (its share of the whole).
+#[derive(Debug)]
 struct FairShare {
     /// The ladders with work when last asked.
     with_work: Vec<i64>,
+    /// Those of them that play challenges.
+    challenges: Vec<i64>,
+    /// The challenges' share of the time, when ordinary ladders have work too.
+    share: f64,
     /// Time spent playing each ladder's matches.
     spent: BTreeMap<i64, Duration>,
     /// When the ladders with work were last asked for.
     asked: Option<Instant>,
+}
+
+impl Default for FairShare {
+    fn default() -> Self {
+        FairShare {
+            with_work: Vec::new(),
+            challenges: Vec::new(),
+            share: crate::store::DEFAULT_CHALLENGE_SHARE,
+            spent: BTreeMap::new(),
+            asked: None,
+        }
+    }
 }
 
 /// How long a worker that keeps claiming as it commits goes on with the
@@ -242,9 +264,16 @@ struct FairShare {
 const ASK_FOR_WORK_EVERY: Duration = Duration::from_millis(250);
 
 impl FairShare {
-    /// Asks which ladders have work now.
+    /// Asks which ladders have work now (and, when challenges do, their
+    /// share of the time).
     fn refresh(&mut self, store: &Store) -> Result<(), Error> {
-        self.level(store.queue().ladders_with_work()?);
+        let now = store.queue().ladders_with_work_and_kind()?;
+        let challenges: Vec<i64> = now.iter().filter(|l| l.1).map(|l| l.0).collect();
+        if !challenges.is_empty() {
+            self.share = store.settings().challenge_share()?;
+        }
+        self.challenges = challenges;
+        self.level(now.into_iter().map(|l| l.0).collect());
         self.asked = Some(Instant::now());
         Ok(())
     }
@@ -258,33 +287,64 @@ impl FairShare {
         }
     }
 
+    /// The share of the worker's time ladder `id` is due among those with
+    /// work: an even split, unless challenges and ordinary ladders both
+    /// have work.
+    fn weight(&self, id: i64) -> f64 {
+        let n = self.with_work.len();
+        let c = self.challenges.len();
+        if c == 0 || c == n {
+            return 1.0 / n.max(1) as f64;
+        }
+        match self.challenges.contains(&id) {
+            true => self.share / c as f64,
+            false => (1.0 - self.share) / (n - c) as f64,
+        }
+    }
+
+    /// Time spent on ladder `id` over its weight: who is least served.
+    fn served(&self, id: i64) -> f64 {
+        let spent = self.spent.get(&id).copied().unwrap_or_default();
+        match self.weight(id) {
+            w if w > 0.0 => spent.as_secs_f64() / w,
+            _ => f64::INFINITY,
+        }
+    }
+
     /// `now` have work: those that had none when last asked start level
     /// with the least served of those that kept it (with all of them, when
     /// none did).
     fn level(&mut self, now: Vec<i64>) {
-        let spent = |id: &i64| self.spent.get(id).copied().unwrap_or_default();
         let kept: Vec<i64> = now
             .iter()
             .copied()
             .filter(|id| self.with_work.contains(id))
             .collect();
-        let floor = match kept.is_empty() {
-            false => kept.iter().map(spent).min(),
-            true => now.iter().map(spent).max(),
-        };
-        if let Some(floor) = floor {
-            for id in now.iter().filter(|id| !kept.contains(id)) {
-                let s = self.spent.entry(*id).or_default();
-                *s = (*s).max(floor);
-            }
-        }
         self.with_work = now;
+        let served: Vec<f64> = match kept.is_empty() {
+            false => kept.iter().map(|&id| self.served(id)).collect(),
+            true => self.with_work.iter().map(|&id| self.served(id)).collect(),
+        };
+        let finite = served.into_iter().filter(|s| s.is_finite());
+        let floor = match kept.is_empty() {
+            false => finite.reduce(f64::min),
+            true => finite.reduce(f64::max),
+        };
+        let Some(floor) = floor else { return };
+        for id in self.with_work.clone() {
+            if kept.contains(&id) {
+                continue;
+            }
+            let level = Duration::from_secs_f64(floor * self.weight(id));
+            let s = self.spent.entry(id).or_default();
+            *s = (*s).max(level);
+        }
     }
 
     /// The ladders with work when last asked, the least served first.
     fn order(&self) -> Vec<i64> {
         let mut order = self.with_work.clone();
-        order.sort_by_key(|id| (self.spent.get(id).copied().unwrap_or_default(), *id));
+        order.sort_by(|a, b| self.served(*a).total_cmp(&self.served(*b)).then(a.cmp(b)));
         order
     }
 
@@ -624,5 +684,59 @@ mod tests {
         share.spend(3, ms(5000));
         share.level(vec![1, 2, 3]);
         assert_eq!(share.spent[&2], ms(7000), "back level with the others");
+    }
+
+    /// Plays `rounds` matches of `took` each, always on the least served
+    /// ladder; the time each ladder got.
+    fn play(share: &mut FairShare, rounds: usize, took: Duration) -> BTreeMap<i64, Duration> {
+        let mut got = BTreeMap::new();
+        for _ in 0..rounds {
+            let id = share.order()[0];
+            share.spend(id, took);
+            *got.entry(id).or_insert(Duration::ZERO) += took;
+        }
+        got
+    }
+
+    #[test]
+    fn challenges_take_their_share_of_the_time_when_ladders_of_both_kinds_have_work() {
+        let ms = Duration::from_millis;
+        // Two ordinary ladders (1, 2) and a challenge's (3), a quarter for it.
+        let mut share = FairShare {
+            challenges: vec![3],
+            share: 0.25,
+            ..FairShare::default()
+        };
+        share.level(vec![1, 2, 3]);
+        let got = play(&mut share, 1000, ms(10));
+        assert_eq!(got[&3], ms(2500), "a quarter: {got:?}");
+        assert_eq!((got[&1], got[&2]), (ms(3750), ms(3750)), "{got:?}");
+        // Two challenges share the half the operator gives them.
+        let mut share = FairShare {
+            challenges: vec![3, 4],
+            share: 0.5,
+            ..FairShare::default()
+        };
+        share.level(vec![1, 3, 4]);
+        let got = play(&mut share, 1000, ms(10));
+        assert_eq!((got[&1], got[&3], got[&4]), (ms(5000), ms(2500), ms(2500)));
+        // Challenges alone (or ordinary ladders alone) share evenly.
+        let mut share = FairShare {
+            challenges: vec![3, 4],
+            share: 0.1,
+            ..FairShare::default()
+        };
+        share.level(vec![3, 4]);
+        let got = play(&mut share, 100, ms(10));
+        assert_eq!((got[&3], got[&4]), (ms(500), ms(500)));
+        // A share of nothing: challenges wait until nothing else has work.
+        let mut share = FairShare {
+            challenges: vec![3],
+            share: 0.0,
+            ..FairShare::default()
+        };
+        share.level(vec![1, 3]);
+        assert_eq!(play(&mut share, 50, ms(10)).get(&3), None);
+        assert_eq!(share.order(), [1, 3], "still claimable, last");
     }
 }

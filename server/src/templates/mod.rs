@@ -3,15 +3,29 @@
 //! signed in), the pager and the error page; a module a part of the site:
 //! `board` (the games, a game's live leaderboard, refreshed from the API by
 //! a script of this server, which writes names as text only), `bot` (a
-//! bot's page with its rating chart), `account` (signing in).
+//! bot's page with its rating chart), `account` (signing in), `rules` (a
+//! game's rules and how to start a bot), `matches` (the navigation above a
+//! match's replay viewer), `upload` (uploading a bot from the page),
+//! `my_bots` (a person's bots, tokens and challenges), `challenge` (a
+//! challenge's figures, its SPRT and its matches).
 
 mod account;
 mod board;
 mod bot;
+mod challenge;
+mod matches;
+mod my_bots;
+mod rules;
+mod upload;
 
 pub use account::*;
 pub use board::*;
 pub use bot::*;
+pub use challenge::*;
+pub use matches::*;
+pub use my_bots::*;
+pub use rules::*;
+pub use upload::*;
 
 use crate::error::ApiError;
 use axum::response::Html;
@@ -21,8 +35,13 @@ use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 pub(crate) const STYLE: &str = "body{font:15px/1.4 system-ui,sans-serif;margin:2em auto;max-width:60em;padding:0 1em;color:#222}\
 table{border-collapse:collapse}td,th{padding:.25em .7em;border-bottom:1px solid #ddd;text-align:left}\
 th{background:#f4f4f4}a{color:#05c}.num{text-align:right;font-variant-numeric:tabular-nums}\
-nav a{margin-right:1em}svg{background:#fafafa;border:1px solid #ddd}\
-.house{font-size:.75em;padding:0 .4em;margin-left:.4em;border:1px solid #999;border-radius:.6em;color:#555}";
+nav a{margin-right:1em}nav form{display:inline}svg{background:#fafafa;border:1px solid #ddd}\
+.house{font-size:.75em;padding:0 .4em;margin-left:.4em;border:1px solid #999;border-radius:.6em;color:#555}\
+nav{line-height:2}td.num{white-space:nowrap}.scroll{overflow-x:auto;max-width:100%}pre{overflow-x:auto;background:#f4f4f4;padding:.6em}\
+figure.chart{margin:0}figure.chart svg{width:100%;height:auto;display:block}figcaption,.legend{color:#555;font-size:.9em}\
+a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible,summary:focus-visible{outline:3px solid #05c;outline-offset:2px}\
+img{max-width:100%}\
+@media (max-width:40em){body{margin:1em auto;font-size:16px}td,th{padding:.3em .45em}h1{font-size:1.5em}}";
 
 /// What the mark of a house bot says when pointed at.
 pub const HOUSE_TITLE: &str = "a bot of the server's house, so every game has opponents";
@@ -57,8 +76,12 @@ pub fn url_part(s: &str) -> String {
 pub struct Frame {
     /// The account signed in, if any.
     pub account: Option<String>,
-    /// The CSRF token of the session's forms.
+    /// The CSRF token of the session's forms (none for a reader signed in
+    /// by an API token rather than a session).
     pub csrf: Option<String>,
+    /// Whether people may sign up (`--signup` is not `closed`): the
+    /// navigation offers it.
+    pub signup_open: bool,
 }
 
 impl Frame {
@@ -85,8 +108,22 @@ pub fn layout(frame: &Frame, title: &str, body: Markup) -> Html<String> {
                         a href="/" { "Ludus" }
                         a href="/api/openapi.json" { "API" }
                         @match &frame.account {
-                            Some(name) => { span.who { "Signed in as " (name) } }
-                            None => { a href="/signin" { "Sign in" } }
+                            Some(name) => {
+                                a href="/account" { "My bots" }
+                                a href="/upload" { "Upload" }
+                                span.who { "Signed in as " (name) }
+                                @if frame.csrf.is_some() {
+                                    " "
+                                    form method="post" action="/signout" {
+                                        (csrf_field(frame))
+                                        button type="submit" { "Sign out" }
+                                    }
+                                }
+                            }
+                            None => {
+                                a href="/signin" { "Sign in" }
+                                @if frame.signup_open { a href="/signup" { "Sign up" } }
+                            }
                         }
                     }
                     h1 { (title) }
@@ -96,6 +133,14 @@ pub fn layout(frame: &Frame, title: &str, body: Markup) -> Html<String> {
         }
         .into_string(),
     )
+}
+
+/// The hidden field that carries the session's CSRF token in a form that
+/// changes something ([`crate::session::Session::check`] checks it).
+pub fn csrf_field(frame: &Frame) -> Markup {
+    html! {
+        input type="hidden" name=(crate::session::CSRF_FIELD) value=(frame.csrf.as_deref().unwrap_or(""));
+    }
 }
 
 /// An error, as a page.

@@ -132,6 +132,46 @@ impl Server {
     }
 }
 
+/// The password [`Server::sign_in`] gives an account.
+pub const PASSWORD: &str = "a long enough passphrase";
+
+/// The origin the test requests come from, and its host: the server's own
+/// (no `--public-url`: `http://` and the Host header).
+pub const ORIGIN: &str = "http://ludus.test";
+pub const HOST: &str = "ludus.test";
+
+/// A `ludus_csrf` value a browser might hold, which a sign-in form repeats.
+pub const FORM_CSRF: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+impl Server {
+    /// Signs the account `name` in through the sign-in form, its password
+    /// set to [`PASSWORD`] first: the `Cookie` header value of its session.
+    pub async fn sign_in(&self, name: &str) -> String {
+        let n = name.to_string();
+        self.state
+            .with_store(move |s| {
+                auth::set_password(s, &n, PASSWORD).unwrap();
+                Ok(())
+            })
+            .await
+            .unwrap();
+        let req = Request::post("/signin")
+            .header("Host", HOST)
+            .header("Origin", ORIGIN)
+            .header("Cookie", format!("ludus_csrf={FORM_CSRF}"))
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .body(Body::from(format!(
+                "name={name}&password={}&csrf={FORM_CSRF}",
+                PASSWORD.replace(' ', "+")
+            )))
+            .unwrap();
+        let res = router(self.state.clone()).oneshot(req).await.unwrap();
+        assert_eq!(res.status(), StatusCode::SEE_OTHER, "signing {name} in");
+        let set = res.headers()["set-cookie"].to_str().unwrap();
+        set.split(';').next().unwrap().to_string()
+    }
+}
+
 pub fn json(body: &str) -> Value {
     serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
 }

@@ -264,6 +264,19 @@ impl Queue<'_> {
         })
     }
 
+    /// Ladders with matches left to play or verify, oldest first, each
+    /// with whether it plays a challenge (whose share of a worker's time
+    /// the server sets).
+    pub fn ladders_with_work_and_kind(&self) -> Result<Vec<(i64, bool)>, StoreError> {
+        self.conn.rows(
+            "SELECT w.ladder_id, l.kind FROM
+                 (SELECT DISTINCT ladder_id FROM matches WHERE done = 0 OR verify = 1) w
+             JOIN ladders l ON l.id = w.ladder_id ORDER BY w.ladder_id",
+            &[],
+            |r| Ok((r.i64(0)?, r.text(1)? == crate::store::CHALLENGE_KIND)),
+        )
+    }
+
     /// Ladders with matches left to play or verify, oldest first.
     pub fn ladders_with_work(&self) -> Result<Vec<i64>, StoreError> {
         self.conn.rows(

@@ -87,18 +87,9 @@ pub fn user_token(name: &str, label: Option<&str>, db: &Location) -> Result<()> 
     Ok(())
 }
 
-/// The account `name` (in any case), which must exist.
-fn account(store: &Store, name: &str) -> Result<ludus_leaderboard::store::Account> {
-    let db = store.location();
-    store.accounts().named(name)?.with_context(|| {
-        format!("{db} has no account named `{name}`; `ludus user list --db {db}` lists them")
-    })
-}
-
 pub fn user_tokens(name: &str, db: &Location) -> Result<()> {
     let store = Store::connect_existing(db)?;
-    let account = account(&store, name)?;
-    let tokens = store.accounts().tokens(account.id)?;
+    let (account, tokens) = ludus_server::auth::tokens_of(&store, name)?;
     println!(
         "{:>6} {:<24} {:<20} {:<20} revoked",
         "id", "name", "created", "last used"
@@ -125,19 +116,14 @@ pub fn user_tokens(name: &str, db: &Location) -> Result<()> {
 
 pub fn user_revoke(name: &str, token_id: i64, db: &Location) -> Result<()> {
     let store = Store::connect_existing(db)?;
-    let account = account(&store, name)?;
-    let revoked = ludus_server::auth::revoke_token(&store, account.id, token_id)
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let (account, revoked) = ludus_server::auth::revoke_token_of(&store, name, token_id)?;
     if !revoked {
         bail!(
-            "{} has no API token {token_id} that is not revoked; `ludus user tokens {} --db {db}` lists its tokens",
-            account.name,
-            account.name
+            "{account} has no API token {token_id} that is not revoked; `ludus user tokens {account} --db {db}` lists its tokens"
         );
     }
     println!(
-        "revoked the API token {token_id} of {}: it is refused from its next request on",
-        account.name
+        "revoked the API token {token_id} of {account}: it is refused from its next request on"
     );
     Ok(())
 }

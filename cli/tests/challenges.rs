@@ -54,6 +54,25 @@ fn upload(
     o
 }
 
+/// A server on SQLite with two workers, where alice has entered the
+/// expander as `exp` and the random bot as `rnd`: the server and her
+/// token.
+fn alice_with_expander_and_random(d: &Path) -> (Serving, String) {
+    let db = d.join("ludus.db").display().to_string();
+    let token = add_user(d, &db, "alice");
+    let server = serve(
+        d,
+        &["--db", &db, "--workers", "2", "--game-config", GAME_CONFIG],
+    );
+    for (file, name) in [
+        ("planet_wars_expander", "exp"),
+        ("planet_wars_random", "rnd"),
+    ] {
+        upload(d, &server, &token, file, name, "planet-wars", false);
+    }
+    (server, token)
+}
+
 /// `ludus challenge` on the server with `token` and `args`.
 fn challenge(dir: &Path, server: &Serving, token: &str, args: &[&str]) -> Output {
     let mut all = vec!["challenge"];
@@ -122,30 +141,8 @@ fn games(status: &Value) -> Vec<(String, String)> {
 fn the_sprt_finds_the_expander_stronger_than_random_and_a_copy_of_it_not() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
+    let (server, token) = alice_with_expander_and_random(d);
     let db = d.join("ludus.db").display().to_string();
-    let token = add_user(d, &db, "alice");
-    let server = serve(
-        d,
-        &["--db", &db, "--workers", "2", "--game-config", GAME_CONFIG],
-    );
-    upload(
-        d,
-        &server,
-        &token,
-        "planet_wars_expander",
-        "exp",
-        "planet-wars",
-        false,
-    );
-    upload(
-        d,
-        &server,
-        &token,
-        "planet_wars_random",
-        "rnd",
-        "planet-wars",
-        false,
-    );
     let o = upload(
         d,
         &server,
@@ -293,30 +290,7 @@ fn server_stops(mut server: Serving) -> bool {
 fn a_fixed_count_plays_its_count_and_the_same_seed_plays_the_same_games() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let db = d.join("ludus.db").display().to_string();
-    let token = add_user(d, &db, "alice");
-    let server = serve(
-        d,
-        &["--db", &db, "--workers", "2", "--game-config", GAME_CONFIG],
-    );
-    upload(
-        d,
-        &server,
-        &token,
-        "planet_wars_expander",
-        "exp",
-        "planet-wars",
-        false,
-    );
-    upload(
-        d,
-        &server,
-        &token,
-        "planet_wars_random",
-        "rnd",
-        "planet-wars",
-        false,
-    );
+    let (server, token) = alice_with_expander_and_random(d);
     let run = || {
         let args = [
             "exp", "--vs", "rnd", "--games", "7", "--seed", "99", "--wait",

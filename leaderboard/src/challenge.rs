@@ -870,6 +870,7 @@ pub struct ChallengeMatch {
     /// Each seat's bot, `name` and `version`.
     pub seats: Vec<SeatBot>,
     /// The tested bot's seat.
+    #[cfg_attr(feature = "openapi", schema(value_type = u32))]
     pub tested_seat: usize,
     /// Set once played (empty for a void match).
     pub match_id: Option<String>,
@@ -911,9 +912,11 @@ pub struct ChallengeStatus {
     pub seed: u64,
     pub max_games: u32,
     /// Unix seconds.
+    #[cfg_attr(feature = "openapi", schema(value_type = u32))]
     pub created_at: i64,
     pub state: ChallengeState,
     pub verdict: Option<Verdict>,
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<u32>))]
     pub ended_at: Option<i64>,
     pub ended_reason: Option<String>,
     /// Matches scheduled, and finished (void ones included).
@@ -926,7 +929,9 @@ pub struct ChallengeStatus {
     pub losses: u32,
     /// Complete pairs counted, and their pentanomial counts (pairs in
     /// which the tested bot scored 0, ½, 1, 1½, 2 points).
+    #[cfg_attr(feature = "openapi", schema(value_type = u32))]
     pub pairs: u64,
+    #[cfg_attr(feature = "openapi", schema(value_type = [u32; 5]))]
     pub pentanomial: [u64; 5],
     /// The tested bot's mean score per game, over the counted pairs.
     pub score: Option<Estimate>,
@@ -1088,7 +1093,9 @@ pub struct ChallengeSummary {
     /// Matches scheduled so far, and at most.
     pub scheduled: u32,
     pub max_games: u32,
+    #[cfg_attr(feature = "openapi", schema(value_type = u32))]
     pub created_at: i64,
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<u32>))]
     pub ended_at: Option<i64>,
 }
 

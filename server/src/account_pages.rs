@@ -11,7 +11,7 @@ use crate::error::ApiError;
 use crate::extract::{Form, Query};
 use crate::rate_limit::ClientAddress;
 use crate::session::{self, Session};
-use crate::state::AppState;
+use crate::state::{AppState, Signup};
 use crate::templates::{self, AccountForm, Frame};
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
@@ -19,43 +19,6 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::Extension;
 use ludus_leaderboard::clock;
 use ludus_leaderboard::store::{Created, InviteRefused, NewAccount};
-
-/// Who may make an account on the pages (`ludus serve --signup`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Signup {
-    /// Nobody: the operator makes accounts (`ludus user add`).
-    #[default]
-    Closed,
-    /// Whoever has a one-time code of the operator's (`ludus user invite`).
-    Invite,
-    /// Anyone.
-    Open,
-}
-
-impl std::str::FromStr for Signup {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Signup, String> {
-        match s {
-            "closed" => Ok(Signup::Closed),
-            "invite" => Ok(Signup::Invite),
-            "open" => Ok(Signup::Open),
-            _ => Err(format!(
-                "`{s}` is not a sign-up mode: closed, invite or open"
-            )),
-        }
-    }
-}
-
-impl std::fmt::Display for Signup {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Signup::Closed => "closed",
-            Signup::Invite => "invite",
-            Signup::Open => "open",
-        })
-    }
-}
 
 /// The page to return to after signing in.
 #[derive(Debug, Default, serde::Deserialize)]
@@ -164,26 +127,25 @@ pub async fn signin(
     };
     let password = form.password.clone();
     // Hashing takes tens of milliseconds of a core: off the request threads.
-    let checked = tokio::task::spawn_blocking(move || match found {
-        Some((account, Some(hash))) if crate::password::verify(&password, &hash) => {
-            match (account.removed_at, account.disabled_at) {
-                (Some(_), _) => Checked::Refused(ApiError::AccountRemoved),
-                (_, Some(_)) => Checked::Refused(ApiError::AccountDisabled),
-                _ => Checked::Account(account.id),
+    let checked = state
+        .password_work(move || match found {
+            Some((account, Some(hash))) if crate::password::verify(&password, &hash) => {
+                match (account.removed_at, account.disabled_at) {
+                    (Some(_), _) => Checked::Refused(ApiError::AccountRemoved),
+                    (_, Some(_)) => Checked::Refused(ApiError::AccountDisabled),
+                    _ => Checked::Account(account.id),
+                }
             }
-        }
-        Some((_, Some(_))) => Checked::Wrong,
-        // An unknown name, or an account without a password, takes the time
-        // of a wrong password and is answered as one.
-        _ => {
-            crate::password::verify_nothing(&password);
-            Checked::Wrong
-        }
-    })
-    .await
-    .unwrap_or_else(|e| {
-        Checked::Refused(ApiError::Internal(format!("a blocking task failed: {e}")))
-    });
+            Some((_, Some(_))) => Checked::Wrong,
+            // An unknown name, or an account without a password, takes the time
+            // of a wrong password and is answered as one.
+            _ => {
+                crate::password::verify_nothing(&password);
+                Checked::Wrong
+            }
+        })
+        .await
+        .unwrap_or_else(Checked::Refused);
     let id = match checked {
         Checked::Account(id) => id,
         Checked::Wrong => {
@@ -300,10 +262,13 @@ pub async fn signup(
         _ => None,
     };
     let password = form.password.clone();
-    let hash = match tokio::task::spawn_blocking(move || crate::password::hash(&password)).await {
-        Ok(Ok(h)) => h,
-        Ok(Err(e)) => return error_page(&frame, &ApiError::Internal(e.to_string())),
-        Err(e) => return error_page(&frame, &ApiError::Internal(e.to_string())),
+    let hashed = state
+        .password_work(move || crate::password::hash(&password))
+        .await
+        .and_then(|h| h.map_err(|e| ApiError::Internal(e.to_string())));
+    let hash = match hashed {
+        Ok(h) => h,
+        Err(e) => return error_page(&frame, &e),
     };
     let (n, st) = (name.clone(), state.clone());
     let made = state

@@ -5,7 +5,7 @@
 //! [`crate::dto`] ([`ApiDoc`]) and served at `/api/openapi.json`. The
 //! routes are in `routes`.
 
-use crate::auth::{Account, Viewer};
+use crate::auth::Account;
 use crate::challenges::{self, NewChallenge, SprtBounds};
 use crate::dto::{
     BotMatch, BotView, CandidateQuery, GameSummary, HeadToHead, LeaderboardPage, MatchSummary, Me,
@@ -15,6 +15,7 @@ use crate::dto::{
 use crate::error::ErrorBody;
 use crate::extract::{Path, Query};
 use crate::rate_limit::ClientAddress;
+use crate::session::Viewer;
 use crate::{commands, error::ApiError, replays, state::AppState, views};
 use axum::body::Body;
 use axum::extract::State;

@@ -174,6 +174,38 @@ pub fn revoke_token(store: &Store, account_id: i64, token_id: i64) -> Result<boo
         .revoke_token(account_id, token_id, clock::now_unix())?)
 }
 
+/// The account `name` (in any case), which must exist.
+fn named(store: &Store, name: &str) -> anyhow::Result<store::Account> {
+    let db = store.location();
+    store.accounts().named(name)?.ok_or_else(|| {
+        anyhow::anyhow!(
+            "{db} has no account named `{name}`; `ludus user list --db {db}` lists them"
+        )
+    })
+}
+
+/// The API tokens of the account `name` (in any case), revoked ones
+/// included, for the operator (`ludus user tokens`): the account, and its
+/// tokens.
+pub fn tokens_of(
+    store: &Store,
+    name: &str,
+) -> anyhow::Result<(store::Account, Vec<store::ApiToken>)> {
+    let account = named(store, name)?;
+    let tokens = store.accounts().tokens(account.id)?;
+    Ok((account, tokens))
+}
+
+/// Revokes the API token `token_id` of the account `name` (in any case)
+/// for the operator (`ludus user revoke`): the account's name as stored,
+/// and whether a token was revoked (not when it has no such token that
+/// is not revoked already).
+pub fn revoke_token_of(store: &Store, name: &str, token_id: i64) -> anyhow::Result<(String, bool)> {
+    let account = named(store, name)?;
+    let revoked = revoke_token(store, account.id, token_id).map_err(|e| anyhow::anyhow!("{e}"))?;
+    Ok((account.name, revoked))
+}
+
 /// Sets the password of the account `name` (in any case), for the
 /// operator (`ludus user password`): checked against the password rules.
 pub fn set_password(store: &Store, name: &str, password: &str) -> anyhow::Result<()> {
@@ -293,40 +325,5 @@ impl FromRequestParts<AppState> for Account {
             .ok_or(ApiError::BadToken)?;
         state.limits().account(account.id)?;
         Ok(Account(account))
-    }
-}
-
-/// Who reads: the account of the bearer token or of the browser's
-/// session; `None` for anyone not signed in (or with a token or session
-/// that is not valid, or of an account removed or disabled).
-#[derive(Debug, Clone)]
-pub struct Viewer(pub Option<store::Account>);
-
-impl FromRequestParts<AppState> for Viewer {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let who = crate::session::who(parts, state).await?;
-        Ok(Viewer(who.map(|w| w.account)))
-    }
-}
-
-/// The frame of a page ([`crate::templates::Frame`]): who is signed in,
-/// their session's CSRF token for the forms, and whether people may sign
-/// up.
-impl FromRequestParts<AppState> for crate::templates::Frame {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let who = crate::session::who(parts, state).await?;
-        let (account, csrf) = match who {
-            Some(w) => (Some(w.account.name), w.csrf),
-            None => (None, None),
-        };
-        Ok(crate::templates::Frame {
-            account,
-            csrf,
-            signup_open: state.config().signup != crate::account_pages::Signup::Closed,
-        })
     }
 }

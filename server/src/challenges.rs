@@ -10,12 +10,12 @@ use crate::dto::{BotView, Page};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Form, Path};
 use crate::session::Session;
-use crate::templates::{self, Frame};
+use crate::templates::{self, ChallengePage, Frame, PAGE_REFRESH_SECONDS};
 use crate::{state::AppState, views};
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
-use axum::response::{IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Response};
 use axum::Json;
 use ludus_leaderboard::challenge::{
     self, BotRef, ChallengeError, ChallengeId, ChallengeRequest, ChallengeState, ChallengeStatus,
@@ -25,9 +25,6 @@ use ludus_leaderboard::clock;
 use ludus_leaderboard::sprt::SprtConfig;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-
-/// How often a running challenge's page reloads itself, in seconds.
-pub const PAGE_REFRESH_SECONDS: u32 = 5;
 
 /// A challenge to create: the tested bot (one of yours), whom it plays
 /// (`vs` or `top`), and until what (`games` or `sprt`).
@@ -140,6 +137,7 @@ impl NewChallenge {
 #[into_params(parameter_in = Path)]
 pub struct ChallengePath {
     /// The challenge's id, as its creation answered it.
+    #[param(value_type = String, pattern = "^[0-9]{1,18}$")]
     pub id: ChallengeId,
 }
 
@@ -285,17 +283,6 @@ pub async fn promote(
     Ok(Json(view))
 }
 
-/// What a challenge's page shows: its status, and for its owner whether
-/// the tested version is still a candidate (then it offers to promote it).
-#[derive(Debug, Clone)]
-pub struct ChallengePage {
-    pub status: ChallengeStatus,
-    /// The viewer is the challenge's owner.
-    pub owner: bool,
-    /// The tested version is a candidate.
-    pub candidate: bool,
-}
-
 /// A challenge's page: its figures, its LLR between its bounds, its
 /// matches; reloaded every [`PAGE_REFRESH_SECONDS`] while it runs.
 pub async fn page(
@@ -348,14 +335,16 @@ pub async fn promote_form(
     Form(form): Form<OwnerForm>,
 ) -> Response {
     let account = session.account.clone();
-    owner_form(&state, &session, &headers, &form.csrf, path.id, move |s| {
-        let status = challenge::status(s, path.id).map_err(api_error)?;
-        let (name, version) = (status.bot.name, status.bot.version);
-        challenge::promote(s, account.id, &name, version).map_err(api_error)?;
-        tracing::info!(bot = %name, version, account = %account.name, "candidate promoted");
-        Ok(())
-    })
-    .await
+    let back = format!("/challenges/{}", path.id);
+    session
+        .apply_form(&state, &headers, &form.csrf, &back, move |s| {
+            let status = challenge::status(s, path.id).map_err(api_error)?;
+            let (name, version) = (status.bot.name, status.bot.version);
+            challenge::promote(s, account.id, &name, version).map_err(api_error)?;
+            tracing::info!(bot = %name, version, account = %account.name, "candidate promoted");
+            Ok(())
+        })
+        .await
 }
 
 /// Stops the challenge, from its page; back to it.
@@ -367,32 +356,12 @@ pub async fn stop_form(
     Form(form): Form<OwnerForm>,
 ) -> Response {
     let account = session.account.clone();
-    owner_form(&state, &session, &headers, &form.csrf, path.id, move |s| {
-        stop_as(s, &account, path.id).map(|_| ())
-    })
-    .await
-}
-
-/// Checks a form of a challenge's page, makes its change and goes back to
-/// the page; a refusal is a page that says why.
-async fn owner_form(
-    state: &AppState,
-    session: &Session,
-    headers: &HeaderMap,
-    csrf: &str,
-    id: ChallengeId,
-    change: impl FnOnce(&ludus_leaderboard::store::Store) -> Result<(), ApiError> + Send + 'static,
-) -> Response {
-    if let Err(e) = session.check(headers, state, csrf) {
-        return (e.status(), templates::error(&e)).into_response();
-    }
-    match state.with_store(change).await {
-        Ok(()) => {
-            state.wake_scheduler();
-            Redirect::to(&format!("/challenges/{id}")).into_response()
-        }
-        Err(e) => (e.status(), templates::error(&e)).into_response(),
-    }
+    let back = format!("/challenges/{}", path.id);
+    session
+        .apply_form(&state, &headers, &form.csrf, &back, move |s| {
+            stop_as(s, &account, path.id).map(|_| ())
+        })
+        .await
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! What an account changes: uploading a bot (validated like `ludus check
 //! --game`, then stored as the next version of its name) and retiring one.
 
-use crate::dto::{BotView, Page, UploadQuery, Uploaded};
+use crate::dto::{BotView, Page, Refusal, Stored, UploadQuery, Uploaded};
 use crate::rate_limit::ClientAddress;
 use crate::{error::ApiError, state::AppState, uploads, views};
 use axum::body::Body;
@@ -19,43 +19,26 @@ pub async fn upload(
     candidate: bool,
     body: Body,
 ) -> Result<Uploaded, ApiError> {
-    upload_with(state, account, address, query, candidate, |limit| {
-        read_body(body, limit)
-    })
-    .await
-    .map(|stored| stored.uploaded)
-    .map_err(|refusal| refusal.error)
+    let upload = Upload {
+        account,
+        address,
+        query,
+        candidate,
+    };
+    upload_with(state, upload, |limit| read_body(body, limit))
+        .await
+        .map(|stored| stored.uploaded)
+        .map_err(|refusal| refusal.error)
 }
 
-/// What an upload stored, and its validation as `ludus check` prints it.
+/// An upload asked for: by whom, from where, its name and game, and
+/// whether it is a candidate.
 #[derive(Debug)]
-pub struct Stored {
-    pub uploaded: Uploaded,
-    pub report: String,
-}
-
-/// Why an upload was refused: the API's error and, for a bot that failed
-/// its validation match, that match's report as `ludus check` prints it
-/// (the turn, the seat, the answer, the bot's log, what to do).
-#[derive(Debug)]
-pub struct Refusal {
-    pub error: ApiError,
-    pub report: Option<String>,
-}
-
-impl From<ApiError> for Refusal {
-    fn from(error: ApiError) -> Self {
-        Refusal {
-            error,
-            report: None,
-        }
-    }
-}
-
-impl From<ludus_leaderboard::store::StoreError> for Refusal {
-    fn from(e: ludus_leaderboard::store::StoreError) -> Self {
-        ApiError::from(e).into()
-    }
+pub struct Upload {
+    pub account: Account,
+    pub address: ClientAddress,
+    pub query: UploadQuery,
+    pub candidate: bool,
 }
 
 /// Uploads a bot as `query.name` for `account`, a `candidate` or not
@@ -68,20 +51,14 @@ impl From<ludus_leaderboard::store::StoreError> for Refusal {
 /// the server allows; the name is checked again before the bot is stored,
 /// as another upload may have taken it meanwhile. Logged at info either
 /// way: what was stored, or why it was refused.
-pub async fn upload_with<R, F>(
-    state: &AppState,
-    account: Account,
-    address: ClientAddress,
-    query: UploadQuery,
-    candidate: bool,
-    read: R,
-) -> Result<Stored, Refusal>
+pub async fn upload_with<R, F>(state: &AppState, upload: Upload, read: R) -> Result<Stored, Refusal>
 where
     R: FnOnce(usize) -> F,
     F: std::future::Future<Output = Result<Vec<u8>, ApiError>>,
 {
-    let (name, game, who) = (query.name.clone(), query.game.clone(), account.name.clone());
-    let uploaded = upload_checked(state, account, address, query, candidate, read).await;
+    let (name, game) = (upload.query.name.clone(), upload.query.game.clone());
+    let who = upload.account.name.clone();
+    let uploaded = upload_checked(state, upload, read).await;
     match &uploaded {
         // A failure of the server is logged with its detail by `error::finish`.
         Err(Refusal { error: e, .. }) if e.status().is_client_error() => tracing::info!(
@@ -100,18 +77,17 @@ where
     uploaded
 }
 
-async fn upload_checked<R, F>(
-    state: &AppState,
-    account: Account,
-    address: ClientAddress,
-    query: UploadQuery,
-    candidate: bool,
-    read: R,
-) -> Result<Stored, Refusal>
+async fn upload_checked<R, F>(state: &AppState, upload: Upload, read: R) -> Result<Stored, Refusal>
 where
     R: FnOnce(usize) -> F,
     F: std::future::Future<Output = Result<Vec<u8>, ApiError>>,
 {
+    let Upload {
+        account,
+        address,
+        query,
+        candidate,
+    } = upload;
     uploads::check_request(&query.name, &query.game)?;
     let _slot = state.limits().upload_slot(address)?;
     let _place = state.upload_permit()?;

@@ -312,3 +312,34 @@ pub struct SeasonQuery {
     /// the open season).
     pub season: Option<String>,
 }
+
+/// What an upload stored, and its validation as `ludus check` prints it.
+#[derive(Debug)]
+pub struct Stored {
+    pub uploaded: Uploaded,
+    pub report: String,
+}
+
+/// Why an upload was refused: the API's error and, for a bot that failed
+/// its validation match, that match's report as `ludus check` prints it
+/// (the turn, the seat, the answer, the bot's log, what to do).
+#[derive(Debug)]
+pub struct Refusal {
+    pub error: ApiError,
+    pub report: Option<String>,
+}
+
+impl From<ApiError> for Refusal {
+    fn from(error: ApiError) -> Self {
+        Refusal {
+            error,
+            report: None,
+        }
+    }
+}
+
+impl From<ludus_leaderboard::store::StoreError> for Refusal {
+    fn from(e: ludus_leaderboard::store::StoreError) -> Self {
+        ApiError::from(e).into()
+    }
+}

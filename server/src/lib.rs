@@ -48,9 +48,9 @@ pub mod templates;
 pub mod uploads;
 pub mod views;
 
-pub use account_pages::Signup;
 pub use error::{ApiError, ErrorBody, ErrorDetail};
 pub use routes::{router, SMALL_BODY};
+pub use state::Signup;
 pub use state::{AppState, ServerConfig};
 
 use std::io::Write;

@@ -5,53 +5,27 @@
 //! to sign in) and every form is checked ([`Session::check`]) before
 //! anything changes: its origin and the session's CSRF token.
 
-use crate::commands::{self, Refusal, Stored};
+use crate::commands;
 use crate::dto::UploadQuery;
 use crate::error::ApiError;
 use crate::extract::Form;
 use crate::rate_limit::ClientAddress;
-use crate::session::{Session, CSRF_FIELD};
+use crate::session::Session;
 use crate::state::AppState;
-use crate::templates::{self, Frame};
+use crate::templates::CSRF_FIELD;
+use crate::templates::{
+    self, field, AccountPage, Frame, MyBot, MyVersion, Standing, UploadOutcome, UploadPage,
+};
 use axum::extract::multipart::{Field, Multipart, MultipartRejection};
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Response};
 use axum::Extension;
-use ludus_leaderboard::challenge::{self, ChallengeError, ChallengeSummary};
+use ludus_leaderboard::challenge::{self, ChallengeError};
 use ludus_leaderboard::continuous;
 use ludus_leaderboard::report;
-use ludus_leaderboard::store::{ApiToken, Store};
+use ludus_leaderboard::store::Store;
 use serde::Deserialize;
-
-/// The upload form's fields, in the order a browser sends them: every
-/// other field before the file, so that the form is checked, and the
-/// upload's rules and quota applied, before the file's bytes are read.
-pub mod field {
-    pub const GAME: &str = "game";
-    pub const NAME: &str = "name";
-    pub const CANDIDATE: &str = "candidate";
-    pub const FILE: &str = "wasm";
-}
-
-/// What the upload form shows: the games to choose from, what was chosen
-/// (kept after a refusal), and how the last upload went.
-#[derive(Debug, Default)]
-pub struct UploadPage {
-    pub game: String,
-    pub name: String,
-    pub candidate: bool,
-    pub outcome: Option<UploadOutcome>,
-}
-
-/// How an upload went.
-#[derive(Debug)]
-pub enum UploadOutcome {
-    Stored(Stored, bool),
-    /// Refused: why, and for a bot that failed its validation match the
-    /// report of `ludus check`.
-    Refused(Refusal),
-}
 
 pub async fn upload_form(_session: Session, frame: Frame) -> Response {
     templates::upload(&frame, &UploadPage::default()).into_response()
@@ -117,15 +91,13 @@ pub async fn upload(
         game: form.game.clone(),
     };
     let candidate = form.candidate;
-    let done = commands::upload_with(
-        &state,
-        session.account,
+    let upload = commands::Upload {
+        account: session.account,
         address,
         query,
         candidate,
-        |limit| read_file(file, limit),
-    )
-    .await;
+    };
+    let done = commands::upload_with(&state, upload, |limit| read_file(file, limit)).await;
     let (status, outcome) = match done {
         Ok(stored) => (StatusCode::OK, UploadOutcome::Stored(stored, candidate)),
         Err(refusal) => (refusal.error.status(), UploadOutcome::Refused(refusal)),
@@ -181,57 +153,6 @@ fn multipart_error(e: axum::extract::multipart::MultipartError) -> ApiError {
         }
         s => ApiError::Rejected(s, format!("the form is not right: {}", e.body_text())),
     }
-}
-
-/// A person's page: their bots, tokens and challenges.
-#[derive(Debug)]
-pub struct AccountPage {
-    pub account: String,
-    pub bots: Vec<MyBot>,
-    pub tokens: Vec<ApiToken>,
-    /// A token just made: its name and the token, shown this once.
-    pub new_token: Option<(String, String)>,
-    pub challenges: Vec<ChallengeSummary>,
-}
-
-/// One of a person's bots, as its game's open season has it.
-#[derive(Debug)]
-pub struct MyBot {
-    pub name: String,
-    pub game: String,
-    pub retired: bool,
-    /// Oldest first.
-    pub versions: Vec<MyVersion>,
-    /// The version its game's ladder plays: its latest that is not a
-    /// candidate.
-    pub entered: Option<u32>,
-    /// Its place on its game's leaderboard, once its version is rated.
-    pub standing: Option<Standing>,
-    /// Rated matches of the entered version, and its turns with a fault in
-    /// them.
-    pub rated: u32,
-    pub fault_turns: u64,
-    /// Matches of a placement series, when the entered version is still
-    /// playing its own: (rated, of).
-    pub placement: Option<(u32, u32)>,
-}
-
-#[derive(Debug)]
-pub struct MyVersion {
-    pub version: u32,
-    pub sha256: String,
-    pub submitted_at: String,
-    pub candidate: bool,
-}
-
-/// A bot's row of its game's leaderboard.
-#[derive(Debug)]
-pub struct Standing {
-    pub rank: u32,
-    pub of: u32,
-    pub rating: f64,
-    pub interval: f64,
-    pub rating_system: String,
 }
 
 pub async fn account(State(state): State<AppState>, session: Session, frame: Frame) -> Response {
@@ -402,10 +323,11 @@ pub async fn retire(
     Form(form): Form<BotForm>,
 ) -> Response {
     let account = session.account.clone();
-    changed(&state, &session, &headers, &form.csrf, move |s| {
-        commands::retire(s, &account, &form.bot).map(|_| ())
-    })
-    .await
+    session
+        .apply_form(&state, &headers, &form.csrf, "/account", move |s| {
+            commands::retire(s, &account, &form.bot).map(|_| ())
+        })
+        .await
 }
 
 /// Retires one version of a bot: it leaves the ladder, which plays the
@@ -417,13 +339,14 @@ pub async fn retire_version(
     Form(form): Form<BotForm>,
 ) -> Response {
     let account = session.account.clone();
-    changed(&state, &session, &headers, &form.csrf, move |s| {
-        let version = form
-            .version
-            .ok_or_else(|| ApiError::BadRequest("say which version to retire".into()))?;
-        commands::retire_version(s, &account, &form.bot, version)
-    })
-    .await
+    session
+        .apply_form(&state, &headers, &form.csrf, "/account", move |s| {
+            let version = form
+                .version
+                .ok_or_else(|| ApiError::BadRequest("say which version to retire".into()))?;
+            commands::retire_version(s, &account, &form.bot, version)
+        })
+        .await
 }
 
 /// Enters a candidate version in its game's ladder.
@@ -434,36 +357,16 @@ pub async fn promote(
     Form(form): Form<BotForm>,
 ) -> Response {
     let id = session.account.id;
-    changed(&state, &session, &headers, &form.csrf, move |s| {
-        let version = form
-            .version
-            .ok_or_else(|| ApiError::BadRequest("say which version to promote".into()))?;
-        challenge::promote(s, id, &form.bot, version).map_err(challenge_error)?;
-        tracing::info!(bot = %form.bot, version, "candidate promoted");
-        Ok(())
-    })
-    .await
-}
-
-/// Checks a form of the account page, makes its change and goes back to
-/// the page; a refusal is a page that says why.
-async fn changed(
-    state: &AppState,
-    session: &Session,
-    headers: &HeaderMap,
-    csrf: &str,
-    change: impl FnOnce(&Store) -> Result<(), ApiError> + Send + 'static,
-) -> Response {
-    if let Err(e) = session.check(headers, state, csrf) {
-        return (e.status(), templates::error(&e)).into_response();
-    }
-    match state.with_store(change).await {
-        Ok(()) => {
-            state.wake_scheduler();
-            Redirect::to("/account").into_response()
-        }
-        Err(e) => (e.status(), templates::error(&e)).into_response(),
-    }
+    session
+        .apply_form(&state, &headers, &form.csrf, "/account", move |s| {
+            let version = form
+                .version
+                .ok_or_else(|| ApiError::BadRequest("say which version to promote".into()))?;
+            challenge::promote(s, id, &form.bot, version).map_err(challenge_error)?;
+            tracing::info!(bot = %form.bot, version, "candidate promoted");
+            Ok(())
+        })
+        .await
 }
 
 #[derive(Debug, Deserialize)]
@@ -514,18 +417,15 @@ pub async fn revoke_token(
     Form(form): Form<RevokeToken>,
 ) -> Response {
     let id = session.account.id;
-    changed(
-        &state,
-        &session,
-        &headers,
-        &form.csrf,
-        move |s| match crate::auth::revoke_token(s, id, form.token)? {
-            true => Ok(()),
-            false => Err(ApiError::NotFound(format!(
-                "you have no token {} that is not revoked",
-                form.token
-            ))),
-        },
-    )
-    .await
+    session
+        .apply_form(&state, &headers, &form.csrf, "/account", move |s| {
+            match crate::auth::revoke_token(s, id, form.token)? {
+                true => Ok(()),
+                false => Err(ApiError::NotFound(format!(
+                    "you have no token {} that is not revoked",
+                    form.token
+                ))),
+            }
+        })
+        .await
 }

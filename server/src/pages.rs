@@ -3,9 +3,9 @@
 //! API's status. A bot's owner, signed in, sees its logs on its matches'
 //! pages; signing in, up and out are [`crate::account_pages`]'.
 
-use crate::auth::Viewer;
 use crate::dto::{Page, PageQuery, SeasonQuery};
 use crate::extract::{Path, Query};
+use crate::session::Viewer;
 use crate::templates::Frame;
 use crate::{error::ApiError, replays, state::AppState, templates, views};
 use axum::extract::State;

@@ -180,6 +180,54 @@ pub async fn rate_limit(State(gate): State<Gate>, mut req: Request, next: Next) 
     next.run(req).await
 }
 
+/// The limits on sign-in (and sign-up) attempts: per account name, and
+/// three times as many per client address, each a minute's budget that
+/// refills as the minute passes; idle keys are forgotten
+/// ([`SignInLimits::forget_idle`]), so memory is bounded by the last
+/// minute's clients.
+pub struct SignInLimits {
+    by_address: DefaultKeyedRateLimiter<ClientAddress>,
+    by_name: DefaultKeyedRateLimiter<String>,
+}
+
+impl SignInLimits {
+    pub fn new(per_minute: u32) -> SignInLimits {
+        let quota = |n: u32| {
+            let n = NonZeroU32::new(n.max(1)).expect("≥ 1");
+            Quota::per_minute(n).allow_burst(n)
+        };
+        SignInLimits {
+            by_address: RateLimiter::keyed(quota(per_minute.saturating_mul(3))),
+            by_name: RateLimiter::keyed(quota(per_minute)),
+        }
+    }
+
+    /// Counts an attempt from `address` for the account `name` (in any
+    /// case); refused beyond either budget.
+    pub fn attempt(&self, address: Option<ClientAddress>, name: &str) -> Result<(), ApiError> {
+        let too_many = || {
+            ApiError::TooMany(
+                "too many sign-in attempts for this account or from your address; wait a minute and try again"
+                    .into(),
+            )
+        };
+        if let Some(a) = address {
+            self.by_address.check_key(&a).map_err(|_| too_many())?;
+        }
+        self.by_name
+            .check_key(&name.to_lowercase())
+            .map_err(|_| too_many())
+    }
+
+    /// Forgets the keys whose budget is full again.
+    pub fn forget_idle(&self) {
+        self.by_address.retain_recent();
+        self.by_address.shrink_to_fit();
+        self.by_name.retain_recent();
+        self.by_name.shrink_to_fit();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -129,7 +129,7 @@ mod tests {
         .0;
         let upload = crate::templates::upload(
             &crate::templates::Frame::anonymous(),
-            &crate::my_pages::UploadPage::default(),
+            &crate::templates::UploadPage::default(),
         )
         .0;
         let mut seen = 0;

@@ -19,19 +19,17 @@
 //! read nor set ([`form_token`], [`check_form`]).
 //!
 //! Sign-in attempts are limited per client address and per account name
-//! ([`SignInLimits`]), a window of a minute that refuses nobody beyond it.
+//! ([`crate::rate_limit::SignInLimits`]), a window of a minute that refuses nobody beyond it.
 
 use crate::error::ApiError;
-use crate::rate_limit::ClientAddress;
 use crate::state::{AppState, ServerConfig};
+use crate::templates::Frame;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use ludus_leaderboard::store::{self, Store};
 use sha2::{Digest, Sha256};
-use std::num::NonZeroU32;
 use subtle::ConstantTimeEq;
 
 /// The cookie that holds a session's id.
@@ -41,7 +39,7 @@ pub const COOKIE: &str = "ludus_session";
 pub const CSRF_COOKIE: &str = "ludus_csrf";
 
 /// The form field that carries the CSRF token.
-pub const CSRF_FIELD: &str = "csrf";
+pub use crate::templates::CSRF_FIELD;
 
 /// A signed-in browser: its account and its session's CSRF token. As an
 /// extractor it sends a visitor without a live session to the sign-in
@@ -66,6 +64,30 @@ impl Session {
         match same_secret(&self.csrf, form_csrf) {
             true => Ok(()),
             false => Err(stale_form()),
+        }
+    }
+
+    /// Takes a form posted in this session that changes something: checks
+    /// it ([`Session::check`]), makes its `change` and sends the browser
+    /// `back` (the page it came from), the scheduler woken to the change;
+    /// a refusal is a page that says why.
+    pub async fn apply_form(
+        &self,
+        state: &AppState,
+        headers: &HeaderMap,
+        form_csrf: &str,
+        back: &str,
+        change: impl FnOnce(&Store) -> Result<(), ApiError> + Send + 'static,
+    ) -> Response {
+        if let Err(e) = self.check(headers, state, form_csrf) {
+            return (e.status(), crate::templates::error(&e)).into_response();
+        }
+        match state.with_store(change).await {
+            Ok(()) => {
+                state.wake_scheduler();
+                axum::response::Redirect::to(back).into_response()
+            }
+            Err(e) => (e.status(), crate::templates::error(&e)).into_response(),
         }
     }
 }
@@ -111,6 +133,41 @@ impl FromRequestParts<AppState> for Session {
                 )))
             }
         }
+    }
+}
+
+/// Who reads: the account of the bearer token or of the browser's
+/// session; `None` for anyone not signed in (or with a token or session
+/// that is not valid, or of an account removed or disabled).
+#[derive(Debug, Clone)]
+pub struct Viewer(pub Option<store::Account>);
+
+impl FromRequestParts<AppState> for Viewer {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let who = who(parts, state).await?;
+        Ok(Viewer(who.map(|w| w.account)))
+    }
+}
+
+/// The frame of a page ([`Frame`]): who is signed in,
+/// their session's CSRF token for the forms, and whether people may sign
+/// up.
+impl FromRequestParts<AppState> for Frame {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let who = who(parts, state).await?;
+        let (account, csrf) = match who {
+            Some(w) => (Some(w.account.name), w.csrf),
+            None => (None, None),
+        };
+        Ok(Frame {
+            account,
+            csrf,
+            signup_open: state.config().signup != crate::state::Signup::Closed,
+        })
     }
 }
 
@@ -341,54 +398,6 @@ pub fn next_page(next: Option<&str>) -> String {
             n.to_string()
         }
         _ => "/account".into(),
-    }
-}
-
-/// The limits on sign-in (and sign-up) attempts: per account name, and
-/// three times as many per client address, each a minute's budget that
-/// refills as the minute passes; idle keys are forgotten
-/// ([`SignInLimits::forget_idle`]), so memory is bounded by the last
-/// minute's clients.
-pub struct SignInLimits {
-    by_address: DefaultKeyedRateLimiter<ClientAddress>,
-    by_name: DefaultKeyedRateLimiter<String>,
-}
-
-impl SignInLimits {
-    pub fn new(per_minute: u32) -> SignInLimits {
-        let quota = |n: u32| {
-            let n = NonZeroU32::new(n.max(1)).expect("≥ 1");
-            Quota::per_minute(n).allow_burst(n)
-        };
-        SignInLimits {
-            by_address: RateLimiter::keyed(quota(per_minute.saturating_mul(3))),
-            by_name: RateLimiter::keyed(quota(per_minute)),
-        }
-    }
-
-    /// Counts an attempt from `address` for the account `name` (in any
-    /// case); refused beyond either budget.
-    pub fn attempt(&self, address: Option<ClientAddress>, name: &str) -> Result<(), ApiError> {
-        let too_many = || {
-            ApiError::TooMany(
-                "too many sign-in attempts for this account or from your address; wait a minute and try again"
-                    .into(),
-            )
-        };
-        if let Some(a) = address {
-            self.by_address.check_key(&a).map_err(|_| too_many())?;
-        }
-        self.by_name
-            .check_key(&name.to_lowercase())
-            .map_err(|_| too_many())
-    }
-
-    /// Forgets the keys whose budget is full again.
-    pub fn forget_idle(&self) {
-        self.by_address.retain_recent();
-        self.by_address.shrink_to_fit();
-        self.by_name.retain_recent();
-        self.by_name.shrink_to_fit();
     }
 }
 

@@ -62,7 +62,7 @@ pub struct ServerConfig {
     /// The networks `GET /metrics` answers (`--metrics-from`).
     pub metrics_from: Vec<IpNet>,
     /// Who may make an account on the pages (`--signup`).
-    pub signup: crate::account_pages::Signup,
+    pub signup: Signup,
     /// The address people reach the server at (`--public-url`): forms must
     /// come from its origin, and its cookies are `Secure` when it is https.
     pub public_url: Option<url::Url>,
@@ -106,7 +106,7 @@ impl ServerConfig {
             replay_cache_bytes: 64 << 20,
             db_connections: 8,
             metrics_from: crate::metrics::loopback(),
-            signup: crate::account_pages::Signup::Closed,
+            signup: Signup::Closed,
             public_url: None,
             session_lifetime: Duration::from_secs(14 * 24 * 3600),
             sign_ins_per_minute: 10,
@@ -126,8 +126,10 @@ struct Inner {
     sandbox: Arc<Sandbox>,
     checks: Semaphore,
     uploads: Semaphore,
+    /// Password hashes at once: one a core (see [`AppState::password_work`]).
+    hashes: Semaphore,
     limits: Arc<Limits>,
-    sign_ins: crate::session::SignInLimits,
+    sign_ins: crate::rate_limit::SignInLimits,
     /// Dropped by hand, with the pool it shares.
     renders: ManuallyDrop<Renders>,
     stopping: Arc<AtomicBool>,
@@ -201,8 +203,11 @@ impl AppState {
         Ok(AppState(Arc::new(Inner {
             checks: Semaphore::new(config.checks_at_once.max(1)),
             uploads: Semaphore::new(config.uploads_at_once.max(1)),
+            hashes: Semaphore::new(
+                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+            ),
             limits: Arc::new(limits),
-            sign_ins: crate::session::SignInLimits::new(config.sign_ins_per_minute),
+            sign_ins: crate::rate_limit::SignInLimits::new(config.sign_ins_per_minute),
             renders: ManuallyDrop::new(Renders::new(
                 pool.clone(),
                 sandbox.clone(),
@@ -243,7 +248,7 @@ impl AppState {
     }
 
     /// The limits on sign-in and sign-up attempts.
-    pub fn sign_ins(&self) -> &crate::session::SignInLimits {
+    pub fn sign_ins(&self) -> &crate::rate_limit::SignInLimits {
         &self.0.sign_ins
     }
 
@@ -312,5 +317,62 @@ impl AppState {
             .acquire()
             .await
             .expect("the semaphore is never closed")
+    }
+
+    /// Runs `f`, a password's hashing or verification, on a blocking
+    /// thread, no more at once than the machine has cores. Each takes tens
+    /// of milliseconds and about 19 MiB: sign-ins from many addresses at
+    /// once wait their turn (bounded by the request timeout) instead of
+    /// taking every blocking thread and their memory.
+    pub async fn password_work<T: Send + 'static>(
+        &self,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let _permit = self
+            .0
+            .hashes
+            .acquire()
+            .await
+            .expect("the semaphore is never closed");
+        tokio::task::spawn_blocking(f)
+            .await
+            .map_err(|e| ApiError::Internal(format!("a blocking task failed: {e}")))
+    }
+}
+
+/// Who may make an account on the pages (`ludus serve --signup`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Signup {
+    /// Nobody: the operator makes accounts (`ludus user add`).
+    #[default]
+    Closed,
+    /// Whoever has a one-time code of the operator's (`ludus user invite`).
+    Invite,
+    /// Anyone.
+    Open,
+}
+
+impl std::str::FromStr for Signup {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Signup, String> {
+        match s {
+            "closed" => Ok(Signup::Closed),
+            "invite" => Ok(Signup::Invite),
+            "open" => Ok(Signup::Open),
+            _ => Err(format!(
+                "`{s}` is not a sign-up mode: closed, invite or open"
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for Signup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Signup::Closed => "closed",
+            Signup::Invite => "invite",
+            Signup::Open => "open",
+        })
     }
 }

@@ -11,7 +11,6 @@ use common::{bot, error_code, json, server, Server, HOST, ORIGIN};
 use http_body_util::BodyExt;
 use ludus_leaderboard::continuous;
 use ludus_leaderboard::store::Store;
-use ludus_leaderboard::worker::{self, WorkerOptions};
 use ludus_server::router;
 use tower::ServiceExt;
 
@@ -287,23 +286,6 @@ async fn the_upload_needs_a_session_and_its_forms_token() {
     assert!(refused.contains("belongs to bob"), "{refused}");
 }
 
-/// Tops up Planet Wars' open season and plays every match it has waiting.
-fn play(s: &Server, store: &Store) {
-    let game = ludus_engine::registry::info("planet-wars").unwrap();
-    continuous::top_up(
-        store,
-        game,
-        &s.state.config().continuous,
-        continuous::Look::Bots,
-    )
-    .unwrap();
-    let options = WorkerOptions {
-        until_idle: true,
-        ..WorkerOptions::new(2)
-    };
-    worker::work(store, s.state.sandbox(), &options, |_| {}).unwrap();
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn my_bots_shows_versions_rank_and_placement_and_retires_and_promotes() {
     let s = server(|c| {
@@ -341,7 +323,7 @@ async fn my_bots_shows_versions_rank_and_placement_and_retires_and_promotes() {
         home.contains("Playing its placement series: 0 of 2 matches rated"),
         "{home}"
     );
-    play(&s, &store);
+    s.play_with(&store, "planet-wars", &s.state.config().continuous);
     let (_, home) = page(&s, "/account", &alice).await;
     assert!(!home.contains("placement series"), "{home}");
     assert!(home.contains("v1 is ranked "), "{home}");

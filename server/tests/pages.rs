@@ -13,27 +13,9 @@ use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use common::{bot, json, server, Server};
 use ludus_host::numbers::fixed;
-use ludus_leaderboard::continuous::{self, ContinuousConfig};
 use ludus_leaderboard::report;
 use ludus_leaderboard::store::Store;
-use ludus_leaderboard::worker::{self, WorkerOptions};
 use tower::ServiceExt;
-
-/// Schedules the Planet Wars ladder and plays it out in this thread.
-fn play(s: &Server) {
-    let store = Store::connect(&s.db).unwrap();
-    let game = ludus_engine::registry::info("planet-wars").unwrap();
-    let config = ContinuousConfig {
-        pending: 4,
-        ..ContinuousConfig::default()
-    };
-    continuous::top_up(&store, game, &config, continuous::Look::Bots).unwrap();
-    let options = WorkerOptions {
-        until_idle: true,
-        ..WorkerOptions::new(2)
-    };
-    worker::work(&store, s.state.sandbox(), &options, |_| {}).unwrap();
-}
 
 /// Every `<a href="/bots/…">` of `html`, in order.
 fn bot_links(html: &str) -> Vec<String> {
@@ -50,10 +32,10 @@ async fn the_chart_has_axes_and_marks_where_a_new_version_started_and_the_match_
         let (status, body) = s.upload(name, Some(token), bot(name, false)).await;
         assert_eq!(status, StatusCode::CREATED, "{body}");
     }
-    play(&s);
+    s.play();
     let (status, body) = s.upload("a", Some(&s.alice), bot("a2", false)).await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
-    play(&s);
+    s.play();
 
     let view = json(&s.get("/api/bots/a", None).await.1);
     let versions: Vec<u64> = view["rating_history"]
@@ -175,7 +157,7 @@ async fn a_bots_matches_say_how_each_ended_for_it_and_the_board_is_the_clis_orde
         let (status, body) = s.upload(name, Some(token), bot(name, false)).await;
         assert_eq!(status, StatusCode::CREATED, "{body}");
     }
-    play(&s);
+    s.play();
     let mut store = Store::connect(&s.db).unwrap();
     let ladder = store.ladders().continuous("planet-wars").unwrap().unwrap();
     let replay = store

@@ -16,29 +16,6 @@ use tower::ServiceExt;
 
 const SCRIPT: &str = "<script>alert(1)</script>";
 
-impl Server {
-    /// Schedules the ladder and plays it out in this thread.
-    fn play(&self) {
-        self.play_game("planet-wars")
-    }
-
-    /// Schedules the ladder of `game` and plays it out in this thread.
-    fn play_game(&self, game: &str) {
-        let store = Store::connect(&self.db).unwrap();
-        let game = ludus_engine::registry::info(game).unwrap();
-        let config = ContinuousConfig {
-            pending: 6,
-            ..ContinuousConfig::default()
-        };
-        continuous::top_up(&store, game, &config, continuous::Look::Bots).unwrap();
-        let options = WorkerOptions {
-            until_idle: true,
-            ..WorkerOptions::new(2)
-        };
-        worker::work(&store, self.state.sandbox(), &options, |_| {}).unwrap();
-    }
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn writes_need_a_valid_bearer_token_compared_with_its_stored_hash() {
     let s = server(|_| {});
@@ -552,17 +529,6 @@ async fn a_continuous_ladder_keeps_the_game_config_it_was_created_with() {
 }
 
 /// Tops up Planet Wars' open season and plays every match it has waiting.
-fn play_season(s: &Server, store: &Store) {
-    let game = ludus_engine::registry::info("planet-wars").unwrap();
-    let config = &s.state.config().continuous;
-    continuous::top_up(store, game, config, continuous::Look::Bots).unwrap();
-    let options = WorkerOptions {
-        until_idle: true,
-        ..WorkerOptions::new(2)
-    };
-    worker::work(store, s.state.sandbox(), &options, |_| {}).unwrap();
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn a_visitor_picks_a_season_and_a_closed_one_keeps_its_board() {
     let s = server(|c| {
@@ -576,7 +542,7 @@ async fn a_visitor_picks_a_season_and_a_closed_one_keeps_its_board() {
         assert_eq!(status, StatusCode::CREATED, "{body}");
     }
     let store = Store::connect(&s.db).unwrap();
-    play_season(&s, &store);
+    s.play_with(&store, "planet-wars", &s.state.config().continuous);
     let (_, first) = s.get("/api/games/planet-wars/leaderboard", None).await;
     let first = json(&first);
     assert_eq!(first["season"], "season 1");
@@ -587,7 +553,7 @@ async fn a_visitor_picks_a_season_and_a_closed_one_keeps_its_board() {
     let started = ludus_leaderboard::season::start(&store, "planet-wars", None, None).unwrap();
     assert_eq!(started.opened.name, "season 2");
     ludus_leaderboard::season::pause(&store, "planet-wars").unwrap();
-    play_season(&s, &store);
+    s.play_with(&store, "planet-wars", &s.state.config().continuous);
     let (_, paused) = s.get("/api/games/planet-wars/leaderboard", None).await;
     let paused = json(&paused);
     assert_eq!(
@@ -600,7 +566,7 @@ async fn a_visitor_picks_a_season_and_a_closed_one_keeps_its_board() {
         "{page}"
     );
     ludus_leaderboard::season::resume(&store, "planet-wars").unwrap();
-    play_season(&s, &store);
+    s.play_with(&store, "planet-wars", &s.state.config().continuous);
 
     // The default is the open season, played afresh under the same config.
     let (_, open) = s.get("/api/games/planet-wars/leaderboard", None).await;

@@ -1,9 +1,8 @@
 //! Signing in, up and out: the forms, each field with its label and the
 //! autocomplete a password manager reads, and each carrying its CSRF token.
 
-use super::{csrf_field, layout, Frame};
+use super::{csrf_field, layout, Frame, CSRF_FIELD};
 use crate::password::{MAX_LENGTH, MIN_LENGTH};
-use crate::session::CSRF_FIELD;
 use axum::response::Html;
 use maud::{html, Markup};
 

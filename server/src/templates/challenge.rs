@@ -4,14 +4,27 @@
 //! and for its owner the forms that stop it and promote a candidate.
 
 use super::{csrf_field, layout, url_part, Frame};
-use crate::challenges::{ChallengePage, PAGE_REFRESH_SECONDS};
 use axum::response::Html;
 use ludus_host::numbers::{fixed, signed};
 use ludus_leaderboard::challenge::{
-    ChallengeBot, ChallengeState, Estimate, GameOutcome, SprtStatus, Test,
+    ChallengeBot, ChallengeState, ChallengeStatus, Estimate, GameOutcome, SprtStatus, Test,
 };
 use ludus_leaderboard::clock::unix_rfc3339;
 use maud::{html, Markup};
+
+/// How often a running challenge's page reloads itself, in seconds.
+pub const PAGE_REFRESH_SECONDS: u32 = 5;
+
+/// What a challenge's page shows: its status, and for its owner whether
+/// the tested version is still a candidate (then it offers to promote it).
+#[derive(Debug, Clone)]
+pub struct ChallengePage {
+    pub status: ChallengeStatus,
+    /// The viewer is the challenge's owner.
+    pub owner: bool,
+    /// The tested version is a candidate.
+    pub candidate: bool,
+}
 
 /// The page of a challenge.
 pub fn challenge(frame: &Frame, page: &ChallengePage) -> Html<String> {

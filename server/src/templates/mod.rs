@@ -32,6 +32,9 @@ use axum::response::Html;
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
+/// The form field that carries a form's CSRF token ([`crate::session`]).
+pub const CSRF_FIELD: &str = "csrf";
+
 pub(crate) const STYLE: &str = "body{font:15px/1.4 system-ui,sans-serif;margin:2em auto;max-width:60em;padding:0 1em;color:#222}\
 table{border-collapse:collapse}td,th{padding:.25em .7em;border-bottom:1px solid #ddd;text-align:left}\
 th{background:#f4f4f4}a{color:#05c}.num{text-align:right;font-variant-numeric:tabular-nums}\
@@ -139,7 +142,7 @@ pub fn layout(frame: &Frame, title: &str, body: Markup) -> Html<String> {
 /// changes something ([`crate::session::Session::check`] checks it).
 pub fn csrf_field(frame: &Frame) -> Markup {
     html! {
-        input type="hidden" name=(crate::session::CSRF_FIELD) value=(frame.csrf.as_deref().unwrap_or(""));
+        input type="hidden" name=(CSRF_FIELD) value=(frame.csrf.as_deref().unwrap_or(""));
     }
 }
 

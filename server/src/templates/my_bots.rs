@@ -3,12 +3,63 @@
 //! promote a candidate), their API tokens and their challenges.
 
 use super::{csrf_field, layout, url_part, Frame};
-use crate::my_pages::{AccountPage, MyBot};
 use axum::response::Html;
 use ludus_host::numbers::{count, fixed};
 use ludus_leaderboard::challenge::{ChallengeState, ChallengeSummary, Test};
 use ludus_leaderboard::clock::unix_rfc3339;
+use ludus_leaderboard::store::ApiToken;
 use maud::{html, Markup};
+
+/// A person's page: their bots, tokens and challenges.
+#[derive(Debug)]
+pub struct AccountPage {
+    pub account: String,
+    pub bots: Vec<MyBot>,
+    pub tokens: Vec<ApiToken>,
+    /// A token just made: its name and the token, shown this once.
+    pub new_token: Option<(String, String)>,
+    pub challenges: Vec<ChallengeSummary>,
+}
+
+/// One of a person's bots, as its game's open season has it.
+#[derive(Debug)]
+pub struct MyBot {
+    pub name: String,
+    pub game: String,
+    pub retired: bool,
+    /// Oldest first.
+    pub versions: Vec<MyVersion>,
+    /// The version its game's ladder plays: its latest that is not a
+    /// candidate.
+    pub entered: Option<u32>,
+    /// Its place on its game's leaderboard, once its version is rated.
+    pub standing: Option<Standing>,
+    /// Rated matches of the entered version, and its turns with a fault in
+    /// them.
+    pub rated: u32,
+    pub fault_turns: u64,
+    /// Matches of a placement series, when the entered version is still
+    /// playing its own: (rated, of).
+    pub placement: Option<(u32, u32)>,
+}
+
+#[derive(Debug)]
+pub struct MyVersion {
+    pub version: u32,
+    pub sha256: String,
+    pub submitted_at: String,
+    pub candidate: bool,
+}
+
+/// A bot's row of its game's leaderboard.
+#[derive(Debug)]
+pub struct Standing {
+    pub rank: u32,
+    pub of: u32,
+    pub rating: f64,
+    pub interval: f64,
+    pub rating_system: String,
+}
 
 /// The account page.
 pub fn account_home(frame: &Frame, page: &AccountPage) -> Html<String> {

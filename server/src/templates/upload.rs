@@ -3,9 +3,38 @@
 //! the version stored, or the validation report as `ludus check` prints it.
 
 use super::{csrf_field, layout, url_part, Frame};
-use crate::my_pages::{field, UploadOutcome, UploadPage};
+use crate::dto::{Refusal, Stored};
 use axum::response::Html;
 use maud::{html, Markup, PreEscaped};
+
+/// The upload form's fields, in the order a browser sends them: every
+/// other field before the file, so that the form is checked, and the
+/// upload's rules and quota applied, before the file's bytes are read.
+pub mod field {
+    pub const GAME: &str = "game";
+    pub const NAME: &str = "name";
+    pub const CANDIDATE: &str = "candidate";
+    pub const FILE: &str = "wasm";
+}
+
+/// What the upload form shows: the games to choose from, what was chosen
+/// (kept after a refusal), and how the last upload went.
+#[derive(Debug, Default)]
+pub struct UploadPage {
+    pub game: String,
+    pub name: String,
+    pub candidate: bool,
+    pub outcome: Option<UploadOutcome>,
+}
+
+/// How an upload went.
+#[derive(Debug)]
+pub enum UploadOutcome {
+    Stored(Stored, bool),
+    /// Refused: why, and for a bot that failed its validation match the
+    /// report of `ludus check`.
+    Refused(Refusal),
+}
 
 /// The drop zone's script: a file dropped on it becomes the file input's
 /// (the input itself stays, for the keyboard), and an empty name takes the

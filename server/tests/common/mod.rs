@@ -6,7 +6,9 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
 use ludus_host::Sandbox;
+use ludus_leaderboard::continuous::{self, ContinuousConfig};
 use ludus_leaderboard::store::{Location, Store};
+use ludus_leaderboard::worker::{self, WorkerOptions};
 use ludus_server::{auth, router, AppState, ServerConfig};
 use serde_json::Value;
 use std::sync::Arc;
@@ -169,6 +171,36 @@ impl Server {
         assert_eq!(res.status(), StatusCode::SEE_OTHER, "signing {name} in");
         let set = res.headers()["set-cookie"].to_str().unwrap();
         set.split(';').next().unwrap().to_string()
+    }
+}
+
+impl Server {
+    /// Schedules the Planet Wars ladder and plays it out in this thread.
+    pub fn play(&self) {
+        self.play_game("planet-wars")
+    }
+
+    /// Schedules the ladder of `game` (six matches waiting at most) and
+    /// plays it out in this thread.
+    pub fn play_game(&self, game: &str) {
+        let store = Store::connect(&self.db).unwrap();
+        let config = ContinuousConfig {
+            pending: 6,
+            ..ContinuousConfig::default()
+        };
+        self.play_with(&store, game, &config);
+    }
+
+    /// Tops up the open season of `game` in `store` as `config` has it and
+    /// plays every match it has waiting, in this thread.
+    pub fn play_with(&self, store: &Store, game: &str, config: &ContinuousConfig) {
+        let game = ludus_engine::registry::info(game).unwrap();
+        continuous::top_up(store, game, config, continuous::Look::Bots).unwrap();
+        let options = WorkerOptions {
+            until_idle: true,
+            ..WorkerOptions::new(2)
+        };
+        worker::work(store, self.state.sandbox(), &options, |_| {}).unwrap();
     }
 }
 

@@ -28,11 +28,7 @@ fn bot_links(html: &str) -> Vec<String> {
 #[tokio::test(flavor = "multi_thread")]
 async fn the_chart_has_axes_and_marks_where_a_new_version_started_and_the_match_page_is_framed() {
     let s = server(|_| {});
-    for (name, token) in [("a", &s.alice), ("b", &s.bob)] {
-        let (status, body) = s.upload(name, Some(token), bot(name, false)).await;
-        assert_eq!(status, StatusCode::CREATED, "{body}");
-    }
-    s.play();
+    s.two_played_bots().await;
     let (status, body) = s.upload("a", Some(&s.alice), bot("a2", false)).await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
     s.play();
@@ -153,24 +149,13 @@ async fn router_get(
 #[tokio::test(flavor = "multi_thread")]
 async fn a_bots_matches_say_how_each_ended_for_it_and_the_board_is_the_clis_order() {
     let s = server(|_| {});
-    for (name, token) in [("a", &s.alice), ("b", &s.bob)] {
-        let (status, body) = s.upload(name, Some(token), bot(name, false)).await;
-        assert_eq!(status, StatusCode::CREATED, "{body}");
-    }
-    s.play();
-    let mut store = Store::connect(&s.db).unwrap();
-    let ladder = store.ladders().continuous("planet-wars").unwrap().unwrap();
-    let replay = store
-        .results()
-        .replay(&store.results().all(ladder).unwrap()[0].match_id)
-        .unwrap()
-        .unwrap();
-    let start = store.ladders().schedule_len(ladder).unwrap();
+    s.two_played_bots().await;
     // The lower position wins, every tenth match is drawn.
     const BOTS: usize = 4;
     const MATCHES: u32 = 40;
-    let (_, first) =
-        synthetic::populate(&mut store, &bot("synthetic", false), BOTS, MATCHES, &replay);
+    let mut store = Store::connect(&s.db).unwrap();
+    let (ladder, start, first) =
+        synthetic::after_played(&mut store, &bot("synthetic", false), BOTS, MATCHES);
 
     // bot-001's matches, as it saw them, newest first.
     let p = first + 1;

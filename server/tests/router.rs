@@ -6,7 +6,7 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::{bot, error_code, json, server, Server, FORM_CSRF, HOST, ORIGIN, PASSWORD};
+use common::{bot, error_code, json, server, Server, PASSWORD};
 use ludus_leaderboard::continuous::{self, ContinuousConfig};
 use ludus_leaderboard::retention::KeepReplays;
 use ludus_leaderboard::store::Store;
@@ -315,23 +315,12 @@ mod synthetic;
 async fn bot_and_match_pages_of_a_large_ladder_show_the_right_matches() {
     let s = server(|_| {});
     // Two played bots: a real replay, and the ladder as the scheduler makes it.
-    for (name, token) in [("a", &s.alice), ("b", &s.bob)] {
-        let (status, body) = s.upload(name, Some(token), bot(name, false)).await;
-        assert_eq!(status, StatusCode::CREATED, "{body}");
-    }
-    s.play();
-    let mut store = Store::connect(&s.db).unwrap();
-    let ladder = store.ladders().continuous("planet-wars").unwrap().unwrap();
-    let replay = store
-        .results()
-        .replay(&store.results().all(ladder).unwrap()[0].match_id)
-        .unwrap()
-        .unwrap();
-    let start = store.ladders().schedule_len(ladder).unwrap();
+    s.two_played_bots().await;
     const BOTS: usize = 12;
     const MATCHES: u32 = 3000;
-    let (_, first) =
-        synthetic::populate(&mut store, &bot("synthetic", false), BOTS, MATCHES, &replay);
+    let mut store = Store::connect(&s.db).unwrap();
+    let (ladder, start, first) =
+        synthetic::after_played(&mut store, &bot("synthetic", false), BOTS, MATCHES);
 
     // What bot-003's page must say, recounted from the synthetic rule.
     let p = first + 3;
@@ -684,11 +673,7 @@ fn schemas<'a>(
 #[tokio::test(flavor = "multi_thread")]
 async fn seeds_and_ids_are_sent_as_their_exact_digits_and_a_match_replays_from_the_seed_shown() {
     let s = server(|_| {});
-    for (name, token) in [("a", &s.alice), ("b", &s.bob)] {
-        let (status, body) = s.upload(name, Some(token), bot(name, false)).await;
-        assert_eq!(status, StatusCode::CREATED, "{body}");
-    }
-    s.play();
+    s.two_played_bots().await;
 
     // The document says so, field by field, and sends no other integer
     // that could pass 2^53.
@@ -1085,17 +1070,7 @@ async fn an_operator_sees_on_a_bots_page_the_bots_of_other_accounts_with_its_byt
 
 /// The sign-in form posted with `name` and `password`: its status and page.
 async fn password_sign_in(s: &Server, name: &str, password: &str) -> (StatusCode, String) {
-    let req = Request::post("/signin")
-        .header("Host", HOST)
-        .header("Origin", ORIGIN)
-        .header("Cookie", format!("ludus_csrf={FORM_CSRF}"))
-        .header("Content-Type", "application/x-www-form-urlencoded")
-        .body(Body::from(format!(
-            "name={name}&password={}&csrf={FORM_CSRF}",
-            password.replace(' ', "+")
-        )))
-        .unwrap();
-    s.send(req).await
+    s.send(common::sign_in_request(name, password)).await
 }
 
 #[tokio::test(flavor = "multi_thread")]

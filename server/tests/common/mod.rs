@@ -157,16 +157,7 @@ impl Server {
             })
             .await
             .unwrap();
-        let req = Request::post("/signin")
-            .header("Host", HOST)
-            .header("Origin", ORIGIN)
-            .header("Cookie", format!("ludus_csrf={FORM_CSRF}"))
-            .header("Content-Type", "application/x-www-form-urlencoded")
-            .body(Body::from(format!(
-                "name={name}&password={}&csrf={FORM_CSRF}",
-                PASSWORD.replace(' ', "+")
-            )))
-            .unwrap();
+        let req = sign_in_request(name, PASSWORD);
         let res = router(self.state.clone()).oneshot(req).await.unwrap();
         assert_eq!(res.status(), StatusCode::SEE_OTHER, "signing {name} in");
         let set = res.headers()["set-cookie"].to_str().unwrap();
@@ -175,6 +166,15 @@ impl Server {
 }
 
 impl Server {
+    /// alice's bot `a` and bob's `b` uploaded, and their ladder played out.
+    pub async fn two_played_bots(&self) {
+        for (name, token) in [("a", &self.alice), ("b", &self.bob)] {
+            let (status, body) = self.upload(name, Some(token), bot(name, false)).await;
+            assert_eq!(status, StatusCode::CREATED, "{body}");
+        }
+        self.play();
+    }
+
     /// Schedules the Planet Wars ladder and plays it out in this thread.
     pub fn play(&self) {
         self.play_game("planet-wars")
@@ -202,6 +202,21 @@ impl Server {
         };
         worker::work(store, self.state.sandbox(), &options, |_| {}).unwrap();
     }
+}
+
+/// The sign-in form posted from the server's own page, with `name` and
+/// `password`.
+pub fn sign_in_request(name: &str, password: &str) -> Request<Body> {
+    Request::post("/signin")
+        .header("Host", HOST)
+        .header("Origin", ORIGIN)
+        .header("Cookie", format!("ludus_csrf={FORM_CSRF}"))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .body(Body::from(format!(
+            "name={name}&password={}&csrf={FORM_CSRF}",
+            password.replace(' ', "+")
+        )))
+        .unwrap()
 }
 
 pub fn json(body: &str) -> Value {

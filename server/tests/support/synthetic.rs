@@ -40,6 +40,27 @@ pub fn outcome(k: u32, seats: &[usize]) -> (Vec<u32>, Vec<u32>) {
     (placements, faults)
 }
 
+/// [`populate`] after the matches the continuous Planet Wars ladder of
+/// `store` played, the first one's replay the synthetic matches' replay:
+/// the ladder, its schedule's length before them, and the synthetic bots'
+/// first position.
+pub fn after_played(
+    store: &mut Store,
+    wasm: &[u8],
+    bots: usize,
+    matches: u32,
+) -> (i64, u32, usize) {
+    let ladder = store.ladders().continuous("planet-wars").unwrap().unwrap();
+    let replay = store
+        .results()
+        .replay(&store.results().all(ladder).unwrap()[0].match_id)
+        .unwrap()
+        .unwrap();
+    let start = store.ladders().schedule_len(ladder).unwrap();
+    let (_, first) = populate(store, wasm, bots, matches, &replay);
+    (ladder, start, first)
+}
+
 /// Adds `bots` Planet Wars bots (all with `wasm`'s bytes) to the continuous
 /// ladder and `matches` finished matches among them, each with `replay_gz`
 /// as its replay; rates the ladder. Returns the ladder and the synthetic

@@ -6,7 +6,9 @@
 //! of its matches, signs out with the navigation's button, has a form that
 //! another origin posts to the server refused, and meets the limit on
 //! sign-in attempts. No page logs a console error or throws; the main
-//! pages' screenshots at a desktop's and a phone's width are not blank. It
+//! pages' screenshots at a desktop's and a phone's width are not blank, no
+//! wider than the screen, and every control on them has a label and is
+//! within the Tab key's reach. It
 //! prints the sign-in and upload round trips as the browser measured them
 //! (`docs/benchmarks.md`, "Accounts in the browser").
 
@@ -230,8 +232,31 @@ fn screenshots(page: &mut Page<'_>, dir: &Path, tag: &str, size: Size, pages: &[
             "{tag} {what}: the screenshot is blank ({share})"
         );
         no_errors(page, &format!("{tag} {what} ({url})"));
+        assert_eq!(
+            keyboard_gaps(page),
+            json!([]),
+            "{tag} {what}: controls without a label, or out of the keyboard's reach"
+        );
     }
     resize(page, DESKTOP);
+}
+
+/// The page's form controls without a label (a `<label>`, or an
+/// `aria-label` where none can be seen), its buttons and links without a
+/// name, and whatever of them the Tab key cannot reach: empty for a page
+/// a person can use by keyboard and with a screen reader.
+fn keyboard_gaps(page: &mut Page<'_>) -> serde_json::Value {
+    page.eval(
+        "[...document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea')]
+            .filter(e => {
+                const named = e.getAttribute('aria-label') || e.getAttribute('aria-labelledby');
+                const unnamed = ['A', 'BUTTON'].includes(e.tagName)
+                    ? !(e.textContent.trim() || named || e.querySelector('img[alt]'))
+                    : !((e.labels && e.labels.length) || named);
+                return unnamed || e.tabIndex < 0;
+            })
+            .map(e => e.outerHTML.slice(0, 160))",
+    )
 }
 
 /// Another site: a page on another origin whose form posts the account's

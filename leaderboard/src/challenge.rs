@@ -21,7 +21,7 @@
 //! account, games per challenge. A candidate version ([`promote`]) is
 //! stored but not entered in its game's ladder until its owner promotes it.
 
-use crate::continuous::PACE_WINDOW;
+use crate::continuous::{self, PACE_WINDOW};
 use crate::error::Error;
 use crate::matchup;
 use crate::ratings::Outcome;
@@ -276,10 +276,13 @@ pub enum ChallengeState {
 pub const STOPPED: &str = "stopped by its owner";
 
 /// Pairs waiting to be played per challenge, at least (when it has that
-/// many left) and at most: a challenge waits on a few pairs, never on a
-/// schedule that runs far past its decision.
+/// many left) and at most. Enough that the workers always find some (a
+/// challenge whose queue a claim empties loses its turn until the next
+/// top-up, and so its share of the workers), few enough that little runs
+/// past its decision: the pairs nobody is playing when it decides are
+/// recorded as not played, and given back to the day's games.
 pub const FEWEST_PENDING_PAIRS: u32 = 2;
-pub const MOST_PENDING_PAIRS: u32 = 8;
+pub const MOST_PENDING_PAIRS: u32 = 64;
 
 /// A seed for a new challenge, from the operating system's randomness:
 /// stored with the challenge, which re-runs from it.
@@ -733,7 +736,9 @@ pub struct TopUp {
 /// results arrive: reads its finished results in schedule order; ends it
 /// when its SPRT decided (`stronger` for H1, `not stronger` for H0), its
 /// fixed count is played, or its maximum reached undecided (`none`); and
-/// otherwise appends pairs so that a few wait, one per live worker thread
+/// otherwise appends pairs so that some wait, as a continuous ladder keeps
+/// its queue ([`continuous::demand`]): four, two a live worker thread, or
+/// two seconds of play at its pace of the last five, whichever is more
 /// ([`FEWEST_PENDING_PAIRS`] to [`MOST_PENDING_PAIRS`]), within its count
 /// and its account's games of the day (the UTC day of `now`, unix
 /// seconds; a spent day schedules nothing until the next).
@@ -797,8 +802,9 @@ fn keep_going(
     }
     let scheduled = store.ladders().schedule_len(row.ladder)?;
     let queue = store.queue().demand(row.ladder, PACE_WINDOW, false)?;
-    let target = queue
-        .live_threads
+    let target = continuous::demand(&queue, &continuous::ContinuousConfig::default())
+        .target
+        .div_ceil(2)
         .clamp(FEWEST_PENDING_PAIRS, MOST_PENDING_PAIRS);
     let wanted = target.saturating_sub(queue.waiting.div_ceil(2)) * 2;
     let day = day_of(now);

@@ -577,6 +577,11 @@ fn what_a_challenge_may_not_ask_is_refused_with_its_reason(db: Db) {
         "nothing is left to play"
     );
     assert_eq!(f.store.queue().remaining(s.ladder).unwrap(), 0);
+    assert_eq!(
+        f.store.challenges().usage(f.alice, day_of(T0)).unwrap(),
+        0,
+        "games never played are given back to the day's"
+    );
     let e = challenge::stop(&f.store, f.alice, id, T0).unwrap_err();
     assert!(matches!(e, ChallengeError::Ended { .. }), "{e}");
     challenge::create(&f.store, f.alice, &top, &limits, T0).unwrap();

@@ -172,7 +172,7 @@ pub fn api_error(e: ChallengeError) -> ApiError {
 /// Creates a challenge of one of your bots, within your quotas (challenges
 /// at once, games a day) and the server's maximum of games a challenge;
 /// the server's workers play it at the share of their time its operator
-/// gives challenges, unrated. Its matches are scheduled a few pairs at a
+/// gives challenges, unrated. Its matches are scheduled some pairs at a
 /// time, each pair the same seed in both seat orders.
 #[utoipa::path(post, path = "/api/challenges",
     request_body(content = NewChallenge, content_type = "application/json"),

@@ -208,7 +208,7 @@ fn shell(title: &str, header: Markup, data: Markup) -> String {
                             div id="log-body" class="log-body" {}
                         }
                         details id="state-panel" class="state" {
-                            summary { "State as seat " select id="state-seat" {} " saw it" }
+                            summary { "State as seat " select id="state-seat" aria-label="The seat whose view of the state is shown" {} " saw it" }
                             pre id="state-json" {}
                         }
                         details id="match-info" class="match-info" {

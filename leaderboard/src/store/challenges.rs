@@ -266,13 +266,13 @@ impl Challenges<'_> {
     pub fn end(&self, id: i64, verdict: &str, reason: &str, at: i64) -> Result<bool, StoreError> {
         self.conn.write(|db| {
             let Some(row) = db.query_opt(
-                "SELECT ladder_id FROM challenges WHERE id = $1 AND ended_at IS NULL {for_update}",
+                "SELECT ladder_id, account_id FROM challenges WHERE id = $1 AND ended_at IS NULL {for_update}",
                 vals![id],
             )?
             else {
                 return Ok(false);
             };
-            let ladder = row.i64(0)?;
+            let (ladder, account) = (row.i64(0)?, row.i64(1)?);
             db.execute(
                 "UPDATE challenges SET verdict = $2, ended_at = $3, ended_reason = $4 WHERE id = $1",
                 vals![id, verdict, at, reason],
@@ -283,6 +283,14 @@ impl Challenges<'_> {
                  WHERE ladder_id = $1 AND done = 0 AND (lease_until IS NULL OR lease_until < {now})
                  ORDER BY idx {skip_locked}",
                 vals![ladder],
+            )?;
+            // Games scheduled but never played go back to the account's
+            // games of the day (of the day it ends).
+            let unplayed = waiting.len() as i64;
+            db.execute(
+                "UPDATE challenge_usage SET games = CASE WHEN games > $3 THEN games - $3 ELSE 0 END
+                 WHERE account_id = $1 AND day = $2",
+                vals![account, day_of(at), unplayed],
             )?;
             for r in waiting {
                 let index = r.u32(0)?;

@@ -225,8 +225,11 @@ pub fn work(
 /// that every ladder (every game of a server) gets an equal share of the
 /// worker's time: two-second Pirates matches do not starve ten-millisecond
 /// Planet Wars matches, nor the reverse. A ladder that comes with work, or
-/// comes back to it, starts level with the least served of those that kept
-/// theirs, instead of taking every thread until it catches up.
+/// comes back to it after a while ([`LEVEL_AFTER`]), starts level with the
+/// least served of those that kept theirs, instead of taking every thread
+/// until it catches up; one that was without work only for a moment (a
+/// queue emptied by a claim, before its scheduler tops it up again) keeps
+/// what it is owed.
 ///
 /// Challenges' ladders take the share of the worker's time the server sets
 /// (`challenge_share`, [`crate::store::Settings::challenge_share`], read
@@ -245,6 +248,8 @@ struct FairShare {
     spent: BTreeMap<i64, Duration>,
     /// When the ladders with work were last asked for.
     asked: Option<Instant>,
+    /// When each ladder was last seen with work.
+    seen: BTreeMap<i64, Instant>,
 }
 
 impl Default for FairShare {
@@ -255,6 +260,7 @@ impl Default for FairShare {
             share: crate::store::DEFAULT_CHALLENGE_SHARE,
             spent: BTreeMap::new(),
             asked: None,
+            seen: BTreeMap::new(),
         }
     }
 }
@@ -262,6 +268,12 @@ impl Default for FairShare {
 /// How long a worker that keeps claiming as it commits goes on with the
 /// ladders it knows to have work before it asks again.
 const ASK_FOR_WORK_EVERY: Duration = Duration::from_millis(250);
+
+/// How long a ladder is without work before it is levelled when it comes
+/// back ([`FairShare::level`]): longer than a scheduler takes to top up a
+/// queue that a claim emptied, so that a challenge, whose few waiting
+/// matches a worker claims at once, keeps the time it is owed.
+const LEVEL_AFTER: Duration = Duration::from_secs(5);
 
 impl FairShare {
     /// Asks which ladders have work now (and, when challenges do, their
@@ -273,8 +285,9 @@ impl FairShare {
             self.share = store.settings().challenge_share()?;
         }
         self.challenges = challenges;
-        self.level(now.into_iter().map(|l| l.0).collect());
-        self.asked = Some(Instant::now());
+        let at = Instant::now();
+        self.level(now.into_iter().map(|l| l.0).collect(), at);
+        self.asked = Some(at);
         Ok(())
     }
 
@@ -311,15 +324,20 @@ impl FairShare {
         }
     }
 
-    /// `now` have work: those that had none when last asked start level
-    /// with the least served of those that kept it (with all of them, when
-    /// none did).
-    fn level(&mut self, now: Vec<i64>) {
-        let kept: Vec<i64> = now
-            .iter()
-            .copied()
-            .filter(|id| self.with_work.contains(id))
-            .collect();
+    /// `now` have work, at `at`: those that had none for [`LEVEL_AFTER`]
+    /// or more (or never had any) start level with the least served of
+    /// those that kept it (with all of them, when none did); those without
+    /// work for less keep what they are owed.
+    fn level(&mut self, now: Vec<i64>, at: Instant) {
+        let recently = |id: &i64| {
+            self.seen
+                .get(id)
+                .is_some_and(|t| at.saturating_duration_since(*t) < LEVEL_AFTER)
+        };
+        let kept: Vec<i64> = now.iter().copied().filter(recently).collect();
+        for &id in &now {
+            self.seen.insert(id, at);
+        }
         self.with_work = now;
         let served: Vec<f64> = match kept.is_empty() {
             false => kept.iter().map(|&id| self.served(id)).collect(),
@@ -664,8 +682,9 @@ mod tests {
     #[test]
     fn the_least_served_ladder_goes_first_and_newcomers_start_level() {
         let ms = Duration::from_millis;
+        let t0 = Instant::now();
         let mut share = FairShare::default();
-        share.level(vec![1, 2]);
+        share.level(vec![1, 2], t0);
         assert_eq!(share.order(), [1, 2], "level at the start: by id");
         share.spend(1, ms(2000));
         share.spend(2, ms(10));
@@ -676,13 +695,23 @@ mod tests {
         assert_eq!(share.order(), [1, 2], "enough short matches pass it");
         // Ladder 3 arrives: level with the least served that kept work (1,
         // at 2 s), not at zero, which would give it every thread.
-        share.level(vec![1, 2, 3]);
+        share.level(vec![1, 2, 3], t0 + ms(100));
         assert_eq!(share.spent[&3], ms(2000));
-        // Ladder 2 had no work for a while, and comes back.
-        share.level(vec![1, 3]);
-        share.spend(1, ms(5000));
-        share.spend(3, ms(5000));
-        share.level(vec![1, 2, 3]);
+        // Ladder 2 is without work for a moment, and comes back: it keeps
+        // what it is owed.
+        share.level(vec![1, 3], t0 + ms(200));
+        share.spend(1, ms(3000));
+        share.spend(3, ms(3000));
+        share.level(vec![1, 2, 3], t0 + ms(400));
+        assert_eq!(share.spent[&2], ms(2510), "not levelled");
+        assert_eq!(share.order()[0], 2, "owed the most, it goes first");
+        // Ladder 2 has no work for a while, and comes back: level with
+        // the others.
+        share.level(vec![1, 3], t0 + ms(500));
+        share.spend(1, ms(2000));
+        share.spend(3, ms(2000));
+        share.level(vec![1, 3], t0 + ms(5500));
+        share.level(vec![1, 2, 3], t0 + ms(6000));
         assert_eq!(share.spent[&2], ms(7000), "back level with the others");
     }
 
@@ -707,7 +736,7 @@ mod tests {
             share: 0.25,
             ..FairShare::default()
         };
-        share.level(vec![1, 2, 3]);
+        share.level(vec![1, 2, 3], Instant::now());
         let got = play(&mut share, 1000, ms(10));
         assert_eq!(got[&3], ms(2500), "a quarter: {got:?}");
         assert_eq!((got[&1], got[&2]), (ms(3750), ms(3750)), "{got:?}");
@@ -717,7 +746,7 @@ mod tests {
             share: 0.5,
             ..FairShare::default()
         };
-        share.level(vec![1, 3, 4]);
+        share.level(vec![1, 3, 4], Instant::now());
         let got = play(&mut share, 1000, ms(10));
         assert_eq!((got[&1], got[&3], got[&4]), (ms(5000), ms(2500), ms(2500)));
         // Challenges alone (or ordinary ladders alone) share evenly.
@@ -726,7 +755,7 @@ mod tests {
             share: 0.1,
             ..FairShare::default()
         };
-        share.level(vec![3, 4]);
+        share.level(vec![3, 4], Instant::now());
         let got = play(&mut share, 100, ms(10));
         assert_eq!((got[&3], got[&4]), (ms(500), ms(500)));
         // A share of nothing: challenges wait until nothing else has work.
@@ -735,7 +764,7 @@ mod tests {
             share: 0.0,
             ..FairShare::default()
         };
-        share.level(vec![1, 3]);
+        share.level(vec![1, 3], Instant::now());
         assert_eq!(play(&mut share, 50, ms(10)).get(&3), None);
         assert_eq!(share.order(), [1, 3], "still claimable, last");
     }

@@ -6,6 +6,8 @@
 //! The results follow a rule the tests can recount: in every match the bot
 //! at the lower ladder position wins, but every tenth match is a draw; the
 //! first seat has a faulted turn in every third match.
+// Each test crate that includes it uses part of it.
+#![allow(dead_code)]
 
 use ludus_leaderboard::continuous::{self, ContinuousConfig};
 use ludus_leaderboard::ratings;

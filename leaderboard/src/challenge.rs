@@ -737,8 +737,8 @@ pub struct TopUp {
 /// when its SPRT decided (`stronger` for H1, `not stronger` for H0), its
 /// fixed count is played, or its maximum reached undecided (`none`); and
 /// otherwise appends pairs so that some wait, as a continuous ladder keeps
-/// its queue ([`continuous::demand`]): four, two a live worker thread, or
-/// two seconds of play at its pace of the last five, whichever is more
+/// its queue ([`continuous::waiting_target`]): two a live worker thread,
+/// or two seconds of play at its pace of the last five, whichever is more
 /// ([`FEWEST_PENDING_PAIRS`] to [`MOST_PENDING_PAIRS`]), within its count
 /// and its account's games of the day (the UTC day of `now`, unix
 /// seconds; a spent day schedules nothing until the next).
@@ -802,8 +802,7 @@ fn keep_going(
     }
     let scheduled = store.ladders().schedule_len(row.ladder)?;
     let queue = store.queue().demand(row.ladder, PACE_WINDOW, false)?;
-    let target = continuous::demand(&queue, &continuous::ContinuousConfig::default())
-        .target
+    let target = continuous::waiting_target(&queue, 2 * FEWEST_PENDING_PAIRS)
         .div_ceil(2)
         .clamp(FEWEST_PENDING_PAIRS, MOST_PENDING_PAIRS);
     let wanted = target.saturating_sub(queue.waiting.div_ceil(2)) * 2;

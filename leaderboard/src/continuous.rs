@@ -132,18 +132,25 @@ pub struct Demand {
     pub wanted: u32,
 }
 
+/// Matches that should wait in a queue found as `queue`: `pending`, or
+/// [`WAITING_PER_THREAD`] per live worker thread, or [`WAITING_SECONDS`]
+/// of play at the pace of the last [`PACE_WINDOW`], whichever is most
+/// (at most [`MOST_WAITING`]).
+pub fn waiting_target(queue: &QueueDemand, pending: u32) -> u32 {
+    let pace = queue.finished_recently as f64 / PACE_WINDOW.as_secs_f64();
+    pending
+        .max(queue.live_threads.saturating_mul(WAITING_PER_THREAD))
+        .max((pace * WAITING_SECONDS).ceil() as u32)
+        .min(MOST_WAITING)
+}
+
 /// The demand of a queue found as `queue` under `config`. With a budget of
 /// N matches an hour, the matches finished in the last hour and those
 /// waiting stay within N, and those of the last minute and those waiting
 /// within a sixtieth of N (rounded up), so a budget is spread over the
 /// hour instead of spent in its first minutes.
 pub fn demand(queue: &QueueDemand, config: &ContinuousConfig) -> Demand {
-    let pace = queue.finished_recently as f64 / PACE_WINDOW.as_secs_f64();
-    let target = config
-        .pending
-        .max(queue.live_threads.saturating_mul(WAITING_PER_THREAD))
-        .max((pace * WAITING_SECONDS).ceil() as u32)
-        .min(MOST_WAITING);
+    let target = waiting_target(queue, config.pending);
     let mut wanted = target.saturating_sub(queue.waiting);
     if let Some(per_hour) = config.max_per_hour {
         let per_minute = per_hour.div_ceil(60);

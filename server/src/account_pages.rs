@@ -35,8 +35,9 @@ fn with_cookie(status: StatusCode, set: Option<String>, page: Html<String>) -> R
 }
 
 /// An error as a page of its status.
-fn error_page(frame: &Frame, e: &ApiError) -> Response {
-    (e.status(), templates::refused(frame, &e.to_string())).into_response()
+fn error_page(frame: &Frame, e: ApiError) -> Response {
+    let page = templates::refused(frame, &e.to_string());
+    e.with_page(page)
 }
 
 /// Where a browser goes, with a cookie set.
@@ -59,7 +60,7 @@ pub async fn signin_form(
 ) -> Response {
     let (csrf, set) = match session::form_token(&headers, state.config()) {
         Ok(t) => t,
-        Err(e) => return error_page(&frame, &e),
+        Err(e) => return error_page(&frame, e),
     };
     let form = AccountForm {
         csrf,
@@ -95,7 +96,7 @@ pub async fn signin(
     Form(form): Form<SignIn>,
 ) -> Response {
     if let Err(e) = session::check_form(&headers, state.config(), &form.csrf) {
-        return error_page(&frame, &e);
+        return error_page(&frame, e);
     }
     let again = |status: StatusCode, why: String| {
         let again = AccountForm {
@@ -123,7 +124,7 @@ pub async fn signin(
         .await;
     let found = match found {
         Ok(f) => f,
-        Err(e) => return error_page(&frame, &e),
+        Err(e) => return error_page(&frame, e),
     };
     let password = form.password.clone();
     // Hashing takes tens of milliseconds of a core: off the request threads.
@@ -165,7 +166,7 @@ pub async fn signin(
             tracing::info!(account = id, "signed in");
             go(&session::next_page(form.next.as_deref()), cookie)
         }
-        Err(e) => error_page(&frame, &e),
+        Err(e) => error_page(&frame, e),
     }
 }
 
@@ -180,7 +181,7 @@ pub async fn signup_form(
     }
     let (csrf, set) = match session::form_token(&headers, state.config()) {
         Ok(t) => t,
-        Err(e) => return error_page(&frame, &e),
+        Err(e) => return error_page(&frame, e),
     };
     let form = AccountForm {
         csrf,
@@ -215,7 +216,7 @@ pub async fn signup(
     Form(form): Form<SignUp>,
 ) -> Response {
     if let Err(e) = session::check_form(&headers, state.config(), &form.csrf) {
-        return error_page(&frame, &e);
+        return error_page(&frame, e);
     }
     let mode = state.config().signup;
     if mode == Signup::Closed {
@@ -268,7 +269,7 @@ pub async fn signup(
         .and_then(|h| h.map_err(|e| ApiError::Internal(e.to_string())));
     let hash = match hashed {
         Ok(h) => h,
-        Err(e) => return error_page(&frame, &e),
+        Err(e) => return error_page(&frame, e),
     };
     let (n, st) = (name.clone(), state.clone());
     let made = state
@@ -310,7 +311,7 @@ pub async fn signup(
             .into(),
         ),
         Ok(Err(Created::Account(_))) => unreachable!("an account made is signed in"),
-        Err(e) => error_page(&frame, &e),
+        Err(e) => error_page(&frame, e),
     }
 }
 
@@ -332,7 +333,7 @@ pub async fn signout(
     Form(form): Form<SignOut>,
 ) -> Response {
     if let Err(e) = session.check(&headers, &state, &form.csrf) {
-        return error_page(&frame, &e);
+        return error_page(&frame, e);
     }
     let st = state.clone();
     match state
@@ -343,6 +344,6 @@ pub async fn signout(
             tracing::info!(account = session.account.id, "signed out");
             go("/", cookie)
         }
-        Err(e) => error_page(&frame, &e),
+        Err(e) => error_page(&frame, e),
     }
 }

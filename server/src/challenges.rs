@@ -274,13 +274,25 @@ pub async fn promote(
 ) -> Result<Json<BotView>, ApiError> {
     let view = state
         .with_store(move |s| {
-            challenge::promote(s, account.id, &path.name, path.version).map_err(api_error)?;
-            tracing::info!(bot = %path.name, version = path.version, account = %account.name, "candidate promoted");
+            promote_as(s, &account, &path.name, path.version)?;
             views::bot(s, &path.name, Page::default())
         })
         .await?;
     state.wake_scheduler();
     Ok(Json(view))
+}
+
+/// Promotes `account`'s candidate `name` version `version`: it enters
+/// its game's ladder at the scheduler's next top-up.
+pub fn promote_as(
+    s: &ludus_leaderboard::store::Store,
+    account: &ludus_leaderboard::store::Account,
+    name: &str,
+    version: u32,
+) -> Result<(), ApiError> {
+    challenge::promote(s, account.id, name, version).map_err(api_error)?;
+    tracing::info!(bot = %name, version, account = %account.name, "candidate promoted");
+    Ok(())
 }
 
 /// A challenge's page: its figures, its LLR between its bounds, its
@@ -316,7 +328,7 @@ pub async fn page(
             }
             answer
         }
-        Err(e) => (e.status(), templates::error(&e)).into_response(),
+        Err(e) => templates::error_response(e),
     }
 }
 
@@ -339,10 +351,7 @@ pub async fn promote_form(
     session
         .apply_form(&state, &headers, &form.csrf, &back, move |s| {
             let status = challenge::status(s, path.id).map_err(api_error)?;
-            let (name, version) = (status.bot.name, status.bot.version);
-            challenge::promote(s, account.id, &name, version).map_err(api_error)?;
-            tracing::info!(bot = %name, version, account = %account.name, "candidate promoted");
-            Ok(())
+            promote_as(s, &account, &status.bot.name, status.bot.version)
         })
         .await
 }

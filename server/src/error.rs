@@ -240,6 +240,24 @@ struct Written {
     detail: Option<String>,
 }
 
+impl ApiError {
+    /// The error answered with `page` (a page of the site) as its body: its
+    /// status, and for a failure of the server its detail, which
+    /// [`finish`] logs under the request's id as it does a JSON error's.
+    pub fn with_page(self, page: impl IntoResponse) -> Response {
+        let status = self.status();
+        let written = self
+            .into_response()
+            .extensions_mut()
+            .remove::<Arc<Written>>();
+        let mut response = (status, page).into_response();
+        if let Some(w) = written {
+            response.extensions_mut().insert(w);
+        }
+        response
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let written = Written {
@@ -311,4 +329,30 @@ pub async fn finish(request: Request, next: Next) -> Response {
         parts,
         axum::body::Body::from(serde_json::to_vec(&body).expect("serialises")),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_page_of_a_failure_keeps_its_detail_for_the_log_and_shows_none() {
+        let r = ApiError::Internal("store: disk I/O error at /var/x".into())
+            .with_page(axum::response::Html("<p>the server failed</p>"));
+        assert_eq!(r.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        let w = r
+            .extensions()
+            .get::<Arc<Written>>()
+            .expect("carried to `finish`");
+        assert_eq!(w.detail.as_deref(), Some("store: disk I/O error at /var/x"));
+        assert!(!w.message.contains("/var/x"), "{}", w.message);
+        let r = ApiError::Forbidden("not yours".into()).with_page("a page");
+        assert_eq!(r.status(), StatusCode::FORBIDDEN);
+        assert!(r
+            .extensions()
+            .get::<Arc<Written>>()
+            .unwrap()
+            .detail
+            .is_none());
+    }
 }

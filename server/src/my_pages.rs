@@ -21,7 +21,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
-use ludus_leaderboard::challenge::{self, ChallengeError};
+use ludus_leaderboard::challenge;
 use ludus_leaderboard::continuous;
 use ludus_leaderboard::report;
 use ludus_leaderboard::store::Store;
@@ -163,7 +163,7 @@ pub async fn account(State(state): State<AppState>, session: Session, frame: Fra
         .await;
     match page {
         Ok(p) => templates::account_home(&frame, &p).into_response(),
-        Err(e) => (e.status(), templates::error(&e)).into_response(),
+        Err(e) => templates::error_response(e),
     }
 }
 
@@ -226,7 +226,7 @@ pub fn account_page(
         .into_iter()
         .filter(|t| t.revoked_at.is_none())
         .collect();
-    let challenges = challenge::list(store, id).map_err(challenge_error)?;
+    let challenges = challenge::list(store, id).map_err(crate::challenges::api_error)?;
     Ok(AccountPage {
         account: name.into(),
         bots,
@@ -302,10 +302,6 @@ fn fill_standing(
     Ok(())
 }
 
-fn challenge_error(e: ChallengeError) -> ApiError {
-    crate::challenges::api_error(e)
-}
-
 /// A form about one of the person's bots (or one of its versions).
 #[derive(Debug, Deserialize)]
 pub struct BotForm {
@@ -356,15 +352,13 @@ pub async fn promote(
     headers: HeaderMap,
     Form(form): Form<BotForm>,
 ) -> Response {
-    let id = session.account.id;
+    let account = session.account.clone();
     session
         .apply_form(&state, &headers, &form.csrf, "/account", move |s| {
             let version = form
                 .version
                 .ok_or_else(|| ApiError::BadRequest("say which version to promote".into()))?;
-            challenge::promote(s, id, &form.bot, version).map_err(challenge_error)?;
-            tracing::info!(bot = %form.bot, version, "candidate promoted");
-            Ok(())
+            crate::challenges::promote_as(s, &account, &form.bot, version)
         })
         .await
 }
@@ -384,7 +378,7 @@ pub async fn new_token(
     Form(form): Form<NewToken>,
 ) -> Response {
     if let Err(e) = session.check(&headers, &state, &form.csrf) {
-        return (e.status(), templates::error(&e)).into_response();
+        return templates::error_response(e);
     }
     let placement = state.config().continuous.placement;
     let (id, name) = (session.account.id, session.account.name.clone());
@@ -399,7 +393,7 @@ pub async fn new_token(
         .await;
     match page {
         Ok(p) => templates::account_home(&frame, &p).into_response(),
-        Err(e) => (e.status(), templates::error(&e)).into_response(),
+        Err(e) => templates::error_response(e),
     }
 }
 

@@ -17,7 +17,7 @@ use axum::response::{Html, IntoResponse, Response};
 fn page<T>(result: Result<T, ApiError>, render: impl FnOnce(&T) -> Html<String>) -> Response {
     match result {
         Ok(v) => render(&v).into_response(),
-        Err(e) => (e.status(), templates::error(&e)).into_response(),
+        Err(e) => templates::error_response(e),
     }
 }
 
@@ -102,5 +102,5 @@ pub async fn match_page(
         Ok(found) => replays::serve(state.renders(), found, replays::Kind::Page, &headers).await,
         Err(e) => Err(e),
     };
-    answer.unwrap_or_else(|e| (e.status(), templates::error(&e)).into_response())
+    answer.unwrap_or_else(templates::error_response)
 }

@@ -80,14 +80,14 @@ impl Session {
         change: impl FnOnce(&Store) -> Result<(), ApiError> + Send + 'static,
     ) -> Response {
         if let Err(e) = self.check(headers, state, form_csrf) {
-            return (e.status(), crate::templates::error(&e)).into_response();
+            return crate::templates::error_response(e);
         }
         match state.with_store(change).await {
             Ok(()) => {
                 state.wake_scheduler();
                 axum::response::Redirect::to(back).into_response()
             }
-            Err(e) => (e.status(), crate::templates::error(&e)).into_response(),
+            Err(e) => crate::templates::error_response(e),
         }
     }
 }
@@ -107,7 +107,7 @@ impl IntoResponse for NoSession {
             NoSession::SignIn(to) => {
                 (StatusCode::SEE_OTHER, [(header::LOCATION, to)]).into_response()
             }
-            NoSession::Failed(e) => (e.status(), crate::templates::error(&e)).into_response(),
+            NoSession::Failed(e) => crate::templates::error_response(e),
         }
     }
 }

@@ -146,6 +146,13 @@ pub fn csrf_field(frame: &Frame) -> Markup {
     }
 }
 
+/// [`error`]'s page as the answer, with the error's status (and for the
+/// log, a failure's detail).
+pub fn error_response(e: ApiError) -> axum::response::Response {
+    let page = error(&e);
+    e.with_page(page)
+}
+
 /// An error, as a page.
 pub fn error(e: &ApiError) -> Html<String> {
     layout(

@@ -5,7 +5,9 @@
 //! re-runs from its seed to the same results; a challenge never touches
 //! the ratings or the leaderboard of its game's ladder; a candidate
 //! version is not entered until promoted; and what a challenge may not
-//! ask is refused with its reason.
+//! ask is refused with its reason. And every game of the registry plays a
+//! challenge, at the seats of its continuous ladder, with its own example
+//! bots.
 
 use ludus_host::{Sandbox, SandboxOptions};
 use ludus_leaderboard::challenge::{
@@ -27,6 +29,7 @@ mod backends;
 use backends::{postgres, sqlite, Db};
 
 on_both!(
+    every_game_plays_a_challenge_at_its_ladders_seats,
     a_fixed_count_plays_exactly_its_count_and_a_spent_day_waits_for_the_next,
     the_expander_is_stronger_than_the_random_bot_and_reruns_to_the_same_games,
     a_bot_is_not_stronger_than_a_copy_of_itself,
@@ -585,4 +588,49 @@ fn what_a_challenge_may_not_ask_is_refused_with_its_reason(db: Db) {
     let e = challenge::stop(&f.store, f.alice, id, T0).unwrap_err();
     assert!(matches!(e, ChallengeError::Ended { .. }), "{e}");
     challenge::create(&f.store, f.alice, &top, &limits, T0).unwrap();
+}
+
+/// Every game of the registry, with its example bots and a short config:
+/// a challenge of four games plays all four at the seats of the game's
+/// continuous ladder (its fewest), each seat filled, none of them void.
+fn every_game_plays_a_challenge_at_its_ladders_seats(db: Db) {
+    let f = fixture(&db);
+    for game in ludus_engine::games() {
+        if game.id != GAME {
+            let short = [
+                serde_json::json!({ "max_turns": 12 }),
+                serde_json::json!({ "episodeSteps": 12 }),
+            ];
+            assert!(
+                short
+                    .into_iter()
+                    .any(|c| season::start(&f.store, game.id, Some(c), None).is_ok()),
+                "{}: no short config",
+                game.id
+            );
+        }
+        let examples = ludus_testkit::example_bots(game.id);
+        assert!(examples.len() >= 2, "{}: {examples:?}", game.id);
+        let tested = format!("{}-tested", game.id);
+        let rival = format!("{}-rival", game.id);
+        f.submit_bytes(f.alice, &tested, game.id, &wasm(&examples[0]), true);
+        f.submit_bytes(f.bob, &rival, game.id, &wasm(&examples[1]), false);
+        let id = f
+            .challenge(f.alice, &tested, &[&rival], Test::Games { games: 4 }, 5)
+            .unwrap_or_else(|e| panic!("{}: {e}", game.id));
+        f.play(&ChallengeLimits::default(), T0, 2);
+        let s = f.status(id);
+        assert_eq!(
+            (s.state, s.scheduled, s.finished, s.games),
+            (ChallengeState::Finished, 4, 4, 4),
+            "{}: {s:?}",
+            game.id
+        );
+        let seats = game.fewest_seats();
+        for m in &s.matches {
+            assert_eq!(m.seats.len(), seats, "{}: {m:?}", game.id);
+            assert!(m.match_id.is_some(), "{}: {m:?}", game.id);
+            assert_ne!(m.outcome, Some(GameOutcome::Void), "{}: {m:?}", game.id);
+        }
+    }
 }

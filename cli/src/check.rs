@@ -2,7 +2,7 @@
 //! run, and which games does it play?) and `submit` (store it for a game it
 //! plays). Both print the validation report of `ludus_host::check`.
 
-use crate::clip;
+use crate::columns::clip;
 use crate::findings::ReplayArg;
 use anyhow::{bail, Context, Result};
 use ludus_host::check::{Validation, VALIDATION_SEED};

@@ -2,7 +2,7 @@
 //! `play`, `check` and `replay show` that name the faults and refusals of a
 //! match, and `replay show --turn`, which prints everything a turn recorded.
 
-use crate::clip;
+use crate::columns::clip;
 use ludus_host::numbers::rounded;
 use ludus_host::{turn_ranges, Replay, SeatSummary, Summary};
 

@@ -49,13 +49,13 @@ pub struct LadderArgs {
     #[arg(long)]
     config: Option<String>,
     #[command(flatten)]
-    limits: crate::LimitArgs,
+    limits: crate::args::LimitArgs,
     #[command(flatten)]
-    lease: crate::LeaseArg,
+    lease: crate::args::LeaseArg,
     #[command(flatten)]
-    keep: crate::KeepReplaysArg,
+    keep: crate::args::KeepReplaysArg,
     #[command(flatten)]
-    db: crate::DbArg,
+    db: crate::args::DbArg,
 }
 
 fn threads(t: Option<usize>) -> usize {
@@ -73,7 +73,7 @@ fn ladder_spec(args: &LadderArgs, store: &Store) -> Result<LadderSpec> {
         players: args.players,
         rounds: args.rounds,
         seed: args.seed,
-        config: crate::game_config(&args.game, args.config.as_deref())?,
+        config: crate::args::game_config(&args.game, args.config.as_deref())?,
         limits: args.limits.limits(),
     };
     Ok(LadderSpec::from_request(store, &request)?)
@@ -313,8 +313,8 @@ pub fn every_ladder_status(db: &Location) -> Result<()> {
         println!(
             "{:>6}  {:<12} {:<14} {:>9} {:>7} {:>7}  {}",
             r.id,
-            crate::clip(&r.game, 12),
-            crate::clip(&kind, 14),
+            crate::columns::clip(&r.game, 12),
+            crate::columns::clip(&kind, 14),
             s.done,
             s.leased,
             s.pending,
@@ -432,15 +432,19 @@ pub fn ladder_status(
     for w in &s.workers {
         let ago = Duration::from_millis((s.now - w.last_seen).max(0) as u64 / 1000 * 1000);
         let state = match w.state(s.now) {
-            WorkerState::Live => "live",
-            WorkerState::Stopped => "stopped",
-            WorkerState::NoHeartbeat => "gone (no heartbeat)",
-            WorkerState::ProcessGone => "gone (process ended)",
+            WorkerState::Live => "live".to_string(),
+            WorkerState::Stopped => "stopped".to_string(),
+            WorkerState::Crashed => format!(
+                "crashed: {}",
+                w.crashed.as_deref().unwrap_or("(no error recorded)")
+            ),
+            WorkerState::NoHeartbeat => "gone (no heartbeat)".to_string(),
+            WorkerState::ProcessGone => "gone (process ended)".to_string(),
         };
         println!(
             "          {:>6}  {:<20} {:>8} {:>7} {:>7}  {:<12} {state}",
             w.id,
-            crate::clip(&w.host, 20),
+            crate::columns::clip(&w.host, 20),
             w.pid,
             w.threads,
             w.played,
@@ -548,7 +552,7 @@ pub struct MatchUpArgs<'a> {
 
 pub fn match_up(args: MatchUpArgs) -> Result<()> {
     let config = parse_sprt(args.sprt)?;
-    let game_config = crate::game_config(args.game, args.config)?;
+    let game_config = crate::args::game_config(args.game, args.config)?;
     ludus_engine::new_game(args.game, &game_config, args.seed, 2)?;
     let sandbox = Sandbox::new()?;
     let load = |p: &Path| {

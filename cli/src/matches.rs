@@ -1,8 +1,9 @@
 //! The commands around single matches: play, replay verify/show/html/export,
 //! and the list of a ladder's matches.
 
+use crate::args::{game_config, EmbedArg, OptionalDbArg};
+use crate::columns::clip;
 use crate::findings::{self, ReplayArg};
-use crate::{clip, game_config, EmbedArg, OptionalDbArg};
 use anyhow::{bail, Context, Result};
 use ludus_host::numbers::rounded;
 use ludus_host::{short_id, Limits, Replay, Sandbox};

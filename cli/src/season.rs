@@ -8,7 +8,7 @@ use ludus_leaderboard::store::{Location, Store};
 /// `ludus season new`: closes the open season of `game` and opens the next.
 pub fn new(game: &str, config: Option<&str>, name: Option<&str>, db: &Location) -> Result<()> {
     let config = match config {
-        Some(text) => Some(crate::game_config(game, Some(text))?),
+        Some(text) => Some(crate::args::game_config(game, Some(text))?),
         None => None,
     };
     let store = Store::connect_existing(db)?;
@@ -49,12 +49,7 @@ pub fn list(game: &str, db: &Location) -> Result<()> {
     println!("{:<8} {:<24} state", "ladder", "season");
     for s in all {
         let state = match s.closed_at {
-            Some(at) => format!(
-                "closed {}",
-                humantime::format_rfc3339_seconds(
-                    std::time::UNIX_EPOCH + std::time::Duration::from_secs(at.max(0) as u64)
-                )
-            ),
+            Some(at) => format!("closed {}", ludus_leaderboard::clock::unix_rfc3339(at)),
             None if paused => "open, paused".into(),
             None => "open".into(),
         };

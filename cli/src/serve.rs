@@ -18,9 +18,9 @@ pub fn serve(
     workers: Option<usize>,
     rate_limit: u32,
     game_configs: Vec<(String, serde_json::Value)>,
-    limits: crate::ServeLimits,
-    scheduling: crate::ServeScheduling,
-    accounts: crate::ServeAccounts,
+    limits: crate::args::ServeLimits,
+    scheduling: crate::args::ServeScheduling,
+    accounts: crate::args::ServeAccounts,
 ) -> Result<()> {
     let mut config = ServerConfig::new(db.clone());
     config.signup = accounts.signup;

@@ -652,3 +652,267 @@ fn a_pg_dump_taken_while_a_ladder_plays_restores_to_a_consistent_database() {
     let o = ludus(&["ladder", "status", "--db", &restored], d);
     assert!(o.status.success(), "{}", text(&o));
 }
+
+/// A ladder of twelve matches a round that takes seconds to play: the
+/// three bots and the slow one, `rounds` rounds of game pairs, 40 turns a
+/// match (the slow bot is slow from its 31st turn on: its matches take a
+/// second or two each); its matches.
+fn seconds_long_ladder(dir: &Path, db: &str, rounds: usize) -> usize {
+    submit_three(dir, db);
+    submit_slow(dir, db);
+    let o = ludus(
+        &[
+            "ladder",
+            "create",
+            "--game",
+            "planet-wars",
+            "--rounds",
+            &rounds.to_string(),
+            "--seed",
+            "5",
+            "--config",
+            r#"{"max_turns": 40}"#,
+            "--db",
+            db,
+        ],
+        dir,
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    12 * rounds
+}
+
+/// A process frozen while it rates a ladder (SIGSTOP, a stalled VM) holds
+/// the ladder's rating lock in an open transaction. The other workers must
+/// play on: rating waits for the lock a moment at most, and is tried again
+/// later; once the lock is free the ladder is rated, bit for bit as
+/// recomputed. (Before, every worker waited on the lock as long as it was
+/// held, and nothing was played anywhere.)
+#[test]
+fn workers_play_on_while_a_frozen_process_holds_the_rating_lock() {
+    let cluster = ludus_testkit::postgres::shared();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let db = cluster.create_database();
+    let total = seconds_long_ladder(d, &db, 1);
+    // A session that took ladder 1's rating lock and then froze: its
+    // transaction stays open until the test ends it.
+    let mut frozen = std::process::Command::new(cluster.program("psql"))
+        .args(["-X", "-q", "-v", "ON_ERROR_STOP=1", &db])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let lock = format!(
+        "BEGIN; SELECT pg_advisory_xact_lock({}, 1); SELECT 'held';\n",
+        0x4C55 + 1
+    );
+    let mut stdin = frozen.stdin.take().unwrap();
+    std::io::Write::write_all(&mut stdin, lock.as_bytes()).unwrap();
+    let start = Instant::now();
+    while cluster.psql(
+        &db,
+        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted",
+    ) != "1"
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the lock is taken"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let worker = spawn(
+        &["worker", "--ladder", "1", "--threads", "2", "--db", &db],
+        d,
+    );
+    let start = Instant::now();
+    while results_in(&db) < total {
+        assert!(
+            start.elapsed() < Duration::from_secs(90),
+            "the workers stopped playing behind the rating lock: {} of {total} results",
+            results_in(&db)
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(
+        cluster.psql(&db, "SELECT rated_through FROM ladders WHERE id = 1"),
+        "0",
+        "nothing is rated while the lock is held"
+    );
+    // The frozen process wakes and ends its transaction: the worker rates
+    // the ladder and stops.
+    std::io::Write::write_all(&mut stdin, b"COMMIT;\n").unwrap();
+    drop(stdin);
+    frozen.wait().unwrap();
+    let t = finish(worker);
+    assert!(t.contains("stops: it played 12 matches"), "{t}");
+    assert_eq!(
+        cluster.psql(&db, "SELECT rated_through FROM ladders WHERE id = 1"),
+        total.to_string()
+    );
+    let o = ludus(&["ladder", "recompute", "--ladder", "1", "--db", &db], d);
+    assert!(
+        o.status.success() && text(&o).contains("bit for bit"),
+        "{}",
+        text(&o)
+    );
+}
+
+/// Results of the latest ladder of `db`, or `None` while the database
+/// cannot be reached (it is restarting).
+fn results_if_reachable(db: &str) -> Option<usize> {
+    let store = Store::connect_existing(&Location::parse(db)).ok()?;
+    let id = store.ladders().latest(None).ok()??;
+    Some(store.results().all(id).ok()?.len())
+}
+
+/// Waits until the ladder of `db` has `more` results than `from`.
+fn wait_for_results(db: &str, from: usize, more: usize) -> usize {
+    let start = Instant::now();
+    loop {
+        if let Some(n) = results_if_reachable(db) {
+            if n >= from + more {
+                return n;
+            }
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no progress past {from} results"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// PostgreSQL restarted under a running `ludus worker`, fast and then
+/// immediate (a crash): the worker waits for the database, connects again
+/// and plays on; it does not exit, nor register again. The ladder ends
+/// with every result once and its ratings as recomputed, bit for bit.
+#[test]
+fn a_worker_rides_out_database_restarts_and_stays_one_worker() {
+    use ludus_testkit::postgres::{Cluster, Durability, Shutdown};
+    // A cluster of the test's own: the shared one serves other tests.
+    let cluster = Cluster::start(Durability::Scratch).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let db = cluster.create_database();
+    let total = seconds_long_ladder(d, &db, 1);
+    let worker = spawn(
+        &["worker", "--ladder", "1", "--threads", "1", "--db", &db],
+        d,
+    );
+    let mut seen = wait_for_results(&db, 0, 1);
+    let mut restarted_mid_ladder = 0;
+    for how in [Shutdown::Fast, Shutdown::Immediate] {
+        if seen < total {
+            restarted_mid_ladder += 1;
+        }
+        cluster.restart(how).unwrap();
+        // Played on after the restart (or had already finished).
+        seen = wait_for_results(&db, seen, usize::from(seen < total));
+    }
+    assert!(
+        restarted_mid_ladder > 0,
+        "the database restarted while the worker played"
+    );
+    let t = finish(worker);
+    assert!(t.contains("worker 1 stops"), "{t}");
+    assert_eq!(results_if_reachable(&db), Some(total));
+    assert_eq!(
+        cluster.psql(&db, "SELECT count(*) || ' ' || min(stopped) FROM workers"),
+        "1 1",
+        "one worker, stopped by itself"
+    );
+    let o = ludus(&["ladder", "recompute", "--ladder", "1", "--db", &db], d);
+    assert!(
+        o.status.success() && text(&o).contains("bit for bit"),
+        "{}",
+        text(&o)
+    );
+}
+
+/// Sends `signal` to every process of the cluster: the postmaster and its
+/// children (the backends that serve open connections too).
+fn signal_cluster(cluster: &ludus_testkit::postgres::Cluster, signal: &str) {
+    let pid = cluster.pid().to_string();
+    let _ = std::process::Command::new("pkill")
+        .args([signal, "-P", &pid])
+        .status();
+    let _ = std::process::Command::new("kill")
+        .args([signal, &pid])
+        .status();
+}
+
+/// `/readyz` as a load balancer asks it: the status, and how long the
+/// answer took.
+fn readyz(url: &str) -> (u16, Duration) {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .timeout_global(Some(Duration::from_secs(5)))
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let start = Instant::now();
+    let status = agent
+        .get(&format!("{url}/readyz"))
+        .call()
+        .map(|r| r.status().as_u16())
+        .unwrap_or(0);
+    (status, start.elapsed())
+}
+
+/// The database stops answering (every PostgreSQL process frozen): the
+/// server's `/readyz` says 503 within a second, as a load balancer's
+/// health check expects, not after the pool's ten-second wait; the probes
+/// are not logged as errors, and the outage is logged once an interval,
+/// not once a failure. When the database answers again, so does `/readyz`.
+#[test]
+fn readyz_says_not_ready_within_a_second_of_the_database_freezing() {
+    use ludus_testkit::postgres::{Cluster, Durability};
+    let cluster = Cluster::start(Durability::Scratch).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let db = cluster.create_database();
+    let log = d.join("serve.log");
+    let mut cmd = ludus_cmd(
+        &[
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--workers",
+            "0",
+            "--db",
+            &db,
+        ],
+        d,
+    );
+    cmd.stderr(std::fs::File::create(&log).unwrap());
+    let mut server = Serving::start(cmd);
+    assert_eq!(readyz(&server.url).0, 200);
+    signal_cluster(&cluster, "-STOP");
+    let mut answers = Vec::new();
+    for _ in 0..6 {
+        answers.push(readyz(&server.url));
+    }
+    signal_cluster(&cluster, "-CONT");
+    for (status, took) in &answers {
+        assert_eq!(*status, 503, "{answers:?}");
+        assert!(*took < Duration::from_millis(1500), "{answers:?}");
+    }
+    let start = Instant::now();
+    while readyz(&server.url).0 != 200 {
+        assert!(start.elapsed() < Duration::from_secs(30), "ready again");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    server.stop();
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        !logged
+            .lines()
+            .any(|l| l.contains("ERROR") && l.contains("readyz")),
+        "a probe is not an error: {logged}"
+    );
+    let outage = logged
+        .lines()
+        .filter(|l| l.contains("WARN") && l.contains("database"))
+        .count();
+    assert!(outage <= 2, "the outage logged once an interval: {logged}");
+}

@@ -35,8 +35,12 @@ pub type Seat = usize;
 /// Why a game could not be set up.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
-    #[error("unknown game `{0}`; the games are {games}", games = registry::ids_text())]
-    UnknownGame(String),
+    #[error("unknown game `{id}`; the games are {games}")]
+    UnknownGame {
+        id: String,
+        /// The ids of every game, as text (`planet-wars, kore, ...`).
+        games: String,
+    },
     #[error("{game} is played by {allowed} players, not {got}")]
     PlayerCount {
         game: &'static str,

@@ -27,7 +27,10 @@ pub fn info(id: &str) -> Result<&'static GameInfo, EngineError> {
     games()
         .iter()
         .find(|g| g.id == id)
-        .ok_or_else(|| EngineError::UnknownGame(id.to_string()))
+        .ok_or_else(|| EngineError::UnknownGame {
+            id: id.to_string(),
+            games: ids_text(),
+        })
 }
 
 /// The ids of every game, for messages: `planet-wars, kore, ...`.

@@ -93,3 +93,17 @@ pub enum Error {
     #[error("`{name}` is the server's own account, which holds its house bots: it cannot be removed, and nobody signs in to it; retire a house bot with `ludus bot retire NAME`")]
     HouseAccount { name: String },
 }
+
+impl Error {
+    /// Whether trying again can succeed ([`StoreError::is_transient`]):
+    /// the database was busy, in a conflict or out of reach.
+    pub fn is_transient(&self) -> bool {
+        matches!(self, Error::Store(e) if e.is_transient())
+    }
+
+    /// Whether the connection itself was lost: connect again before
+    /// trying again.
+    pub fn connection_lost(&self) -> bool {
+        matches!(self, Error::Store(StoreError::Unreachable { .. }))
+    }
+}

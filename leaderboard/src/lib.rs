@@ -13,7 +13,8 @@
 //! keeps a server's ladders going, season by season ([`season::start`],
 //! [`season::pause`]); [`house::stock`] gives every game of a
 //! server opponents from the start; [`lookup`] finds what re-running a
-//! recorded match needs.
+//! recorded match needs; [`integrity`] checks the database's invariants in
+//! one read-only snapshot, and re-rates a ladder whose ratings do not hold.
 //!
 //! [`ratings`] (Elo, Bradley–Terry, Weng–Lin) and [`sprt`] are pure and
 //! deterministic. [`store`] keeps everything in a SQLite file or a
@@ -26,6 +27,7 @@ pub mod continuous;
 mod error;
 pub mod exact;
 pub mod house;
+pub mod integrity;
 pub mod ladder;
 pub mod lookup;
 pub mod matchup;

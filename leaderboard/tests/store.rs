@@ -244,3 +244,75 @@ fn a_missing_database_is_not_created_by_a_reading_command() {
     says(&err, &["typo.db", "does not exist"]);
     assert!(!path.exists());
 }
+
+/// An operator's `sqlite3` opened and closed on the live database (to look
+/// at it, or to back it up) must not take it from under Ludus: while Ludus
+/// holds connections to the file it never opens a descriptor of its own
+/// on it (closing one would drop every POSIX lock of the process on the
+/// file, those of its SQLite connections too, and `sqlite3` closing last
+/// would then delete the write-ahead log they still write to). Two
+/// connections, as a server's pool holds them; every write acknowledged
+/// is found by a new connection afterwards, and the file is whole.
+#[test]
+fn sqlite3_opening_and_closing_the_live_database_loses_no_acknowledged_write() {
+    ludus_testkit::ensure_sqlite3().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ludus.db");
+    let first = database(&path);
+    let second = Store::open(&path).unwrap();
+    let mut acknowledged = Vec::new();
+    for i in 0..6u8 {
+        let o = std::process::Command::new("sqlite3")
+            .arg(&path)
+            .arg("SELECT count(*) FROM bots;")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        // Written after `sqlite3` closed: into the log it must not have
+        // deleted.
+        let wasm = [b"\0asm\x01\0\0\0".as_slice(), &[i; 3]].concat();
+        let writer = if i % 2 == 0 { &first } else { &second };
+        writer
+            .bots()
+            .submit(&format!("bot{i}"), "planet-wars", &wasm, &sha(&wasm), NOW)
+            .unwrap();
+        acknowledged.push(sha(&wasm));
+    }
+    // Seen by a new connection while the others are open (another process,
+    // the operator's backup), and again after they closed.
+    let while_open = Store::open(&path).unwrap();
+    let stored_while_open: Vec<String> = while_open
+        .bots()
+        .latest("planet-wars")
+        .unwrap()
+        .into_iter()
+        .map(|b| b.sha256)
+        .collect();
+    for sha in &acknowledged {
+        assert!(
+            stored_while_open.contains(sha),
+            "acknowledged {sha} is missing for a new connection: {stored_while_open:?}"
+        );
+    }
+    drop((first, second, while_open));
+    let after = Store::open(&path).unwrap();
+    let stored: Vec<String> = after
+        .bots()
+        .latest("planet-wars")
+        .unwrap()
+        .into_iter()
+        .map(|b| b.sha256)
+        .collect();
+    for sha in &acknowledged {
+        assert!(
+            stored.contains(sha),
+            "acknowledged {sha} is missing: {stored:?}"
+        );
+    }
+    let o = std::process::Command::new("sqlite3")
+        .arg(&path)
+        .arg("PRAGMA integrity_check;")
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "ok");
+}

@@ -38,6 +38,8 @@ on_both!(
     a_different_second_result_is_an_integrity_event_and_verification_keeps_the_right_one,
     a_verification_that_agrees_with_the_second_result_replaces_the_kept_one,
     ratings_cover_only_the_finished_prefix,
+    a_heartbeat_renews_the_matches_its_worker_holds_and_no_other,
+    the_finished_prefix_never_runs_past_a_match_appended_as_it_is_read,
     a_stopped_worker_gives_back_its_matches_without_spending_an_attempt,
     a_gone_worker_of_this_host_has_its_leases_released_at_once,
     a_run_starting_releases_a_killed_workers_leases_without_waiting,
@@ -653,7 +655,7 @@ fn an_expired_lease_makes_a_match_claimable_again_and_a_renewed_one_does_not(db:
     for _ in 0..2 {
         std::thread::sleep(SHORT / 2);
         assert_eq!(
-            store.queue().heartbeat(w1, SHORT).unwrap(),
+            store.queue().heartbeat(w1, SHORT, &[(id, 0)]).unwrap(),
             1,
             "one lease renewed"
         );
@@ -947,7 +949,7 @@ fn a_worker_is_gone_once_two_heartbeats_pass_without_one(db: Db) {
         "UPDATE workers SET last_seen = last_seen - 10000 WHERE id = {w}"
     ));
     assert_eq!(state(&store), (WorkerState::NoHeartbeat, 0));
-    store.queue().heartbeat(w, lease).unwrap();
+    store.queue().heartbeat(w, lease, &[]).unwrap();
     assert_eq!(state(&store), (WorkerState::Live, 4), "it beats again");
 }
 
@@ -966,7 +968,7 @@ fn a_killed_worker_is_found_dead_not_stopped_and_comes_back_if_it_beats_again(db
         "UPDATE workers SET pid = 999999999, last_seen = last_seen - 25000 WHERE id = {killed}"
     ));
     // The live worker's heartbeat finds it; a second look finds nothing more.
-    store.queue().heartbeat(live, LEASE).unwrap();
+    store.queue().heartbeat(live, LEASE, &[]).unwrap();
     assert_eq!(store.queue().reap_local_workers(false).unwrap(), 1);
     assert_eq!(store.queue().reap_local_workers(false).unwrap(), 0);
     assert_eq!(
@@ -988,11 +990,12 @@ fn a_killed_worker_is_found_dead_not_stopped_and_comes_back_if_it_beats_again(db
     );
     // It was only frozen, and beats again: live, its matches stay the
     // live worker's.
-    store.queue().heartbeat(killed, LEASE).unwrap();
+    let held = [(id, 0), (id, 1)];
+    store.queue().heartbeat(killed, LEASE, &held).unwrap();
     let s = store.queue().status(id).unwrap();
     let w = s.workers.iter().find(|w| w.id == killed).unwrap();
     assert_eq!(w.state(s.now), WorkerState::Live);
-    assert_eq!(store.queue().heartbeat(killed, LEASE).unwrap(), 0);
+    assert_eq!(store.queue().heartbeat(killed, LEASE, &held).unwrap(), 0);
 }
 
 fn status_counts_done_leased_and_pending_and_lists_workers(db: Db) {
@@ -1233,6 +1236,7 @@ fn a_bots_matches_are_found_through_the_bot_index_with_its_elo_after_each(db: Db
 /// history, and what schemas 7 and 8 added.
 fn back_to_schema(db: &Db, version: i32) {
     for sql in [
+        "ALTER TABLE workers DROP COLUMN error",
         "ALTER TABLE accounts DROP COLUMN password_hash",
         "ALTER TABLE accounts DROP COLUMN disabled_at",
         "DROP TABLE api_tokens",
@@ -1399,11 +1403,177 @@ fn on_postgres_a_heartbeat_does_not_wait_for_a_commit_in_progress() {
     let started = std::time::Instant::now();
     let heartbeat = Store::connect(&db.location()).unwrap();
     assert_eq!(
-        heartbeat.queue().heartbeat(w, LEASE).unwrap(),
+        heartbeat
+            .queue()
+            .heartbeat(w, LEASE, &[(id, 0), (id, 1)])
+            .unwrap(),
         1,
         "match 1 renewed, match 0 skipped"
     );
     assert!(started.elapsed() < Duration::from_secs(5));
     commit.rollback().unwrap();
-    assert_eq!(heartbeat.queue().heartbeat(w, LEASE).unwrap(), 2);
+    assert_eq!(
+        heartbeat
+            .queue()
+            .heartbeat(w, LEASE, &[(id, 0), (id, 1)])
+            .unwrap(),
+        2
+    );
+}
+
+/// Matches done, read in one statement on a connection of the test's own.
+fn done_count(db: &Db, ladder: i64) -> impl FnMut() -> u32 {
+    let sql = format!("SELECT count(*) FROM matches WHERE ladder_id = {ladder} AND done = 1");
+    enum Raw {
+        Sqlite(rusqlite::Connection),
+        Postgres(Box<postgres::Client>),
+    }
+    let mut raw = match db {
+        Db::Sqlite(dir) => {
+            Raw::Sqlite(rusqlite::Connection::open(dir.path().join("ludus.db")).unwrap())
+        }
+        Db::Postgres(url) => Raw::Postgres(Box::new(
+            postgres::Client::connect(url, postgres::NoTls).unwrap(),
+        )),
+    };
+    move || match &mut raw {
+        Raw::Sqlite(c) => c.query_row(&sql, [], |r| r.get::<_, i64>(0)).unwrap() as u32,
+        Raw::Postgres(c) => c.query_one(sql.as_str(), &[]).unwrap().get::<_, i64>(0) as u32,
+    }
+}
+
+/// A continuous ladder's scheduler appends matches while workers rate the
+/// finished prefix. The prefix is read in one snapshot: read as "first
+/// unfinished index?" and then "how many matches?", an append between the
+/// two made it run past the appended match, which rating then skipped
+/// for ever. Here one thread appends a match, then plays it, again and
+/// again, while the prefix is read: every match before it must be done.
+fn the_finished_prefix_never_runs_past_a_match_appended_as_it_is_read(db: Db) {
+    let mut store = db.store();
+    let id = ladder(&mut store, 2);
+    let w = store.queue().register_worker(1, Some(id), LEASE).unwrap();
+    store.queue().claim(w, id, 2, LEASE).unwrap();
+    for i in 0..2 {
+        store.queue().commit(w, id, &result(i, "r"), b"gz").unwrap();
+    }
+    const APPENDS: u32 = 150;
+    let location = db.location();
+    let appender = std::thread::spawn(move || {
+        let store = Store::connect(&location).unwrap();
+        for k in 2..2 + APPENDS {
+            let m = ScheduledMatch {
+                index: k,
+                group: k,
+                seed: 100 + u64::from(k),
+                seats: vec![0, 1],
+            };
+            assert!(store.ladders().append(id, &[m]).unwrap());
+            // The match waits a moment unplayed, as a scheduled one does.
+            std::thread::sleep(Duration::from_millis(2));
+            assert_eq!(store.queue().claim(w, id, 1, LEASE).unwrap().len(), 1);
+            store.queue().commit(w, id, &result(k, "r"), b"gz").unwrap();
+        }
+    });
+    let mut done = done_count(&db, id);
+    let mut reads = 0;
+    while !appender.is_finished() {
+        let prefix = store.queue().finished_prefix(id).unwrap();
+        // Matches are played in order here: the prefix is right only if
+        // as many are done (and done ones stay done).
+        let done_now = done();
+        assert!(
+            prefix <= done_now,
+            "the prefix ran to {prefix} while only {done_now} matches were done"
+        );
+        reads += 1;
+    }
+    appender.join().unwrap();
+    assert!(
+        reads > 10,
+        "the prefix was read while appends went on ({reads} reads)"
+    );
+    assert_eq!(store.queue().finished_prefix(id).unwrap(), 2 + APPENDS);
+}
+
+/// Rating and the scheduler both update a ladder's bots (their rated and
+/// scheduled counts). Each takes the rows in the bots' order, so neither
+/// waits for a row the other holds while holding one the other waits for.
+/// Here another session updates bot 0 and then bot 1, as a scheduler's
+/// append does, while rating runs; the bots' rows are stored out of their
+/// order (bot 0 updated last), which an update in the rows' stored order
+/// followed, and PostgreSQL then found a deadlock and ended one of them.
+#[test]
+fn on_postgres_rating_and_scheduling_take_a_ladders_bots_in_one_order() {
+    let db = postgres();
+    let mut store = db.store();
+    let id = ladder(&mut store, 2);
+    let w = store.queue().register_worker(1, Some(id), LEASE).unwrap();
+    store.queue().claim(w, id, 2, LEASE).unwrap();
+    for i in 0..2 {
+        store.queue().commit(w, id, &result(i, "r"), b"gz").unwrap();
+    }
+    let Db::Postgres(url) = &db else {
+        unreachable!()
+    };
+    let mut scheduler = postgres::Client::connect(url, postgres::NoTls).unwrap();
+    let bump = format!(
+        "UPDATE ladder_bots SET scheduled_matches = scheduled_matches WHERE ladder_id = {id} AND position = $1"
+    );
+    // Bot 0's row is written again, after bot 1's; with the table's
+    // statistics, a small table is read in the order its rows are stored.
+    scheduler.execute(bump.as_str(), &[&0i64]).unwrap();
+    scheduler.batch_execute("ANALYZE ladder_bots").unwrap();
+    let mut append = scheduler.transaction().unwrap();
+    append.execute(bump.as_str(), &[&0i64]).unwrap();
+    let location = db.location();
+    let rating = std::thread::spawn(move || {
+        let store = Store::connect(&location).unwrap();
+        ratings::apply(&store, id).map_err(|e| e.to_string())
+    });
+    // Rating waits for bot 0's row now, holding none of the bots'.
+    std::thread::sleep(Duration::from_millis(500));
+    append
+        .execute(bump.as_str(), &[&1i64])
+        .expect("the scheduler's second row is not held by rating");
+    append.commit().unwrap();
+    assert_eq!(rating.join().unwrap(), Ok(2), "rating went through");
+    assert_eq!(
+        db.raw(&format!(
+            "SELECT string_agg(rated_matches::text, ',' ORDER BY position) FROM ladder_bots WHERE ladder_id = {id}"
+        )),
+        "2,2"
+    );
+}
+
+/// A worker's heartbeat renews the leases of the matches it names (those
+/// it plays or has a result of to commit), not of every match leased to
+/// it: a result it took for committed and the database lost in a crash
+/// (the queue commits without waiting for the disk) leaves its match
+/// leased to the worker, and that lease must end, so that the match is
+/// played again, instead of being renewed for as long as the worker lives.
+fn a_heartbeat_renews_the_matches_its_worker_holds_and_no_other(db: Db) {
+    let mut store = db.store();
+    let id = ladder(&mut store, 3);
+    let w = store.queue().register_worker(1, Some(id), SHORT).unwrap();
+    let other = store.queue().register_worker(1, Some(id), SHORT).unwrap();
+    assert_eq!(
+        indices(&store.queue().claim(w, id, 3, SHORT).unwrap()),
+        vec![0, 1, 2]
+    );
+    // Match 1's result was "committed", then lost: the worker holds 0 and 2.
+    for _ in 0..3 {
+        std::thread::sleep(SHORT / 2);
+        assert_eq!(
+            store
+                .queue()
+                .heartbeat(w, SHORT, &[(id, 0), (id, 2)])
+                .unwrap(),
+            2
+        );
+    }
+    assert_eq!(
+        indices(&store.queue().claim(other, id, 3, SHORT).unwrap()),
+        vec![1],
+        "the match it no longer holds came back to the queue"
+    );
 }

@@ -17,7 +17,7 @@
 //! [`fault_note`]), which the host keeps out of the log and words the fault
 //! with, before the panic ends the turn in a trap.
 
-use crate::{Bot, FromJson};
+use crate::bot::{Bot, FromJson};
 
 /// Parses `observation`, asks `bot` and writes its answer as JSON into `out`
 /// (cleared first).
@@ -61,8 +61,8 @@ pub fn fault_note(message: &str, place: Option<(&str, u32, u32)>) -> String {
 
 #[cfg(target_arch = "wasm32")]
 mod wasm {
-    use super::answer;
-    use crate::Bot;
+    use crate::abi::{answer, fault_note};
+    use crate::bot::Bot;
     use std::any::Any;
     use std::cell::RefCell;
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -96,7 +96,7 @@ mod wasm {
                 .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
                 .unwrap_or("a panic without a message");
             let place = info.location().map(|l| (l.file(), l.line(), l.column()));
-            let note = super::fault_note(message, place);
+            let note = fault_note(message, place);
             // One write, as the host reads the note only whole.
             let _ = std::io::Write::write_all(&mut std::io::stderr(), note.as_bytes());
         }));

@@ -74,39 +74,9 @@ pub mod shields;
 
 #[doc(hidden)]
 pub mod abi;
+mod bot;
 
-use serde::de::DeserializeOwned;
-use serde::Serialize;
-
-/// A bot: one value of this type plays a whole match, one [`Bot::act`] call
-/// per turn.
-///
-/// The value is created with [`Default`] before the first turn and lives until
-/// the match ends, so fields persist from turn to turn.
-pub trait Bot: Default + 'static {
-    /// What the bot sees each turn, e.g. [`planet_wars::Observation`].
-    type Observation: FromJson;
-    /// What the bot answers each turn, e.g. [`planet_wars::Moves`].
-    type Action: Serialize;
-
-    /// Decides this turn's action from what the bot sees.
-    fn act(&mut self, obs: &Self::Observation) -> Self::Action;
-}
-
-/// How a bot's observation type is read from the JSON text the host sends.
-///
-/// The provided [`FromJson::from_json`] is `serde_json::from_slice`. Every
-/// observation type in this crate implements it (Halite's [`halite::Turn`]
-/// with a faster reader of its own); for a `Deserialize` type of your own,
-/// `impl ludus_sdk::FromJson for MyObservation {}` is all it takes.
-pub trait FromJson: DeserializeOwned {
-    /// Reads one observation.
-    fn from_json(json: &[u8]) -> serde_json::Result<Self> {
-        serde_json::from_slice(json)
-    }
-}
-
-impl FromJson for serde_json::Value {}
+pub use bot::{Bot, FromJson};
 
 /// Plays one turn as the host would, natively: parses `observation` (the JSON
 /// text the game sends), calls [`Bot::act`] and returns the answer as JSON

@@ -182,8 +182,8 @@ impl From<ludus_leaderboard::store::StoreError> for ApiError {
             } => ApiError::BadRequest(format!(
                 "{count} matches have ids starting with `{prefix}` ({examples}); give more of the id"
             )),
-            S::Unreachable { .. } => {
-                tracing::warn!("store: {e}");
+            S::Unreachable { .. } | S::Conflict { .. } | S::Locked { .. } => {
+                crate::pool::outage_warning(&format!("store: {e}"));
                 ApiError::Unavailable
             }
             e => ApiError::Internal(format!("store: {e}")),
@@ -302,6 +302,12 @@ pub async fn finish(request: Request, next: Next) -> Response {
         .is_some_and(|t| t.as_bytes().starts_with(b"text/html"));
     if let Some(detail) = written.as_ref().and_then(|w| w.detail.as_ref()) {
         tracing::error!(request_id = %id, %method, %path, "{detail}");
+    } else if path == "/readyz" || path == "/healthz" {
+        // A probe's answer is for the prober; an outage is logged once
+        // by the pool (`pool::outage_warning`).
+        tracing::debug!(request_id = %id, %method, %path, %status, "not ready");
+    } else if status == StatusCode::SERVICE_UNAVAILABLE {
+        tracing::warn!(request_id = %id, %method, %path, %status, "the request could not be served now");
     } else if status.is_server_error() {
         tracing::error!(request_id = %id, %method, %path, %status, "the request failed");
     }

@@ -13,8 +13,9 @@
 //! behind pages) or a command ([`commands`], uploads and retirements, with
 //! the rules of [`uploads`]); [`dto`] holds the API's types, [`templates`]
 //! the pages' markup, [`error`] the one error shape. [`scheduler`] runs
-//! beside the routes: it tops up the ladders and runs the in-process
-//! worker. With `--house DIR`, the server stocks the house's bots
+//! beside the routes: it tops up the ladders, runs the in-process
+//! worker, and has [`invariants`] check the database every minute. With
+//! `--house DIR`, the server stocks the house's bots
 //! ([`ludus_leaderboard::house`]) as it starts, beside the routes. [`client`]
 //! is the API's client, for `ludus submit --server`.
 //!
@@ -30,6 +31,7 @@ pub mod commands;
 pub mod dto;
 pub mod error;
 mod extract;
+pub mod invariants;
 pub mod listen;
 pub mod metrics;
 pub mod my_pages;

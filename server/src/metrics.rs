@@ -11,6 +11,11 @@
 //! never deleted), so `rate(ludus_matches_finished_total[1m])` is each
 //! game's matches per second, whichever process played them.
 //!
+//! The server that schedules also reports what its last check of the
+//! database's invariants found ([`crate::invariants`], every minute): the
+//! violations, and per game the rating lag (matches finished and not yet
+//! rated). A server that does not schedule leaves them out.
+//!
 //! The route is visitors' business only as far as they must know: it is
 //! answered to the networks of `--metrics-from` alone (loopback unless
 //! told otherwise), after the client is found as the rate limits find it
@@ -73,12 +78,26 @@ struct GameLabels {
 
 type HistogramFamily<L> = Family<L, Histogram, fn() -> Histogram>;
 
-/// The server's own counters and histograms (requests, validations).
+/// The server's own counters and histograms (requests, validations), and
+/// what the last check of the invariants found.
 pub struct Metrics {
     registry: Registry,
     requests: Family<RequestLabels, Counter>,
     latency: HistogramFamily<RouteLabels>,
     validations: HistogramFamily<ValidationLabels>,
+    invariants: std::sync::Mutex<Option<InvariantFigures>>,
+}
+
+/// What a check of the database's invariants found, as `/metrics` reports
+/// it until the next check.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct InvariantFigures {
+    /// Violations over every invariant of every ladder.
+    pub violations: u64,
+    /// Per game, matches finished and not yet rated, over its ladders.
+    pub rating_lag: Vec<(String, u64)>,
+    /// How long the check took.
+    pub seconds: f64,
 }
 
 impl Default for Metrics {
@@ -111,6 +130,7 @@ impl Default for Metrics {
             requests,
             latency,
             validations,
+            invariants: std::sync::Mutex::new(None),
         }
     }
 }
@@ -143,6 +163,11 @@ impl Metrics {
             .observe(elapsed.as_secs_f64());
     }
 
+    /// Records what the last check of the invariants found.
+    pub fn invariants_checked(&self, figures: InvariantFigures) {
+        *self.invariants.lock().unwrap_or_else(|e| e.into_inner()) = Some(figures);
+    }
+
     /// The text of a scrape: the server's own families, then the store's
     /// (`None`: the database could not be read, which
     /// `ludus_database_up 0` says).
@@ -157,6 +182,14 @@ impl Metrics {
         );
         if let Some(totals) = store {
             register_store(&mut scrape, totals);
+        }
+        let invariants = self
+            .invariants
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        if let Some(figures) = invariants {
+            register_invariants(&mut scrape, &figures);
         }
         let mut out = String::new();
         encode(&mut out, &self.registry).expect("writing to a String cannot fail");
@@ -204,6 +237,34 @@ fn register_store(scrape: &mut Registry, totals: &QueueTotals) {
         "workers_live_threads",
         "Matches the live workers play at once, in all",
         i64::from(totals.live_threads),
+    );
+}
+
+/// What the last check of the invariants found.
+fn register_invariants(scrape: &mut Registry, figures: &InvariantFigures) {
+    gauge(
+        scrape,
+        "invariant_violations",
+        "Violations of the database's invariants the last check found (every minute, by the server that schedules; `ludus ladder check` lists them)",
+        clamp(figures.violations),
+    );
+    let lag = Family::<GameLabels, Gauge>::default();
+    for (game, n) in &figures.rating_lag {
+        lag.get_or_create(&GameLabels { game: game.clone() })
+            .set(clamp(*n));
+    }
+    scrape.register(
+        "rating_lag",
+        "Matches finished and not yet rated over the game's ladders, at the last check of the invariants",
+        lag,
+    );
+    let seconds = Gauge::<f64, std::sync::atomic::AtomicU64>::default();
+    seconds.set(figures.seconds);
+    scrape.register_with_unit(
+        "invariant_check_duration",
+        "How long the last check of the invariants took",
+        Unit::Seconds,
+        seconds,
     );
 }
 
@@ -324,5 +385,25 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("ludus_database_up 0"), "{text}");
+        assert!(!text.contains("ludus_invariant_violations"), "{text}");
+    }
+
+    #[test]
+    fn the_last_check_of_the_invariants_is_reported() {
+        let m = Metrics::default();
+        m.invariants_checked(InvariantFigures {
+            violations: 3,
+            rating_lag: vec![("claim".into(), 0), ("planet-wars".into(), 31)],
+            seconds: 0.25,
+        });
+        let text = m.render(None);
+        for line in [
+            "ludus_invariant_violations 3",
+            r#"ludus_rating_lag{game="planet-wars"} 31"#,
+            r#"ludus_rating_lag{game="claim"} 0"#,
+            "ludus_invariant_check_duration_seconds 0.25",
+        ] {
+            assert!(text.lines().any(|l| l == line), "{line} in:\n{text}");
+        }
     }
 }

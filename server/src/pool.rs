@@ -51,13 +51,46 @@ impl r2d2::ManageConnection for Connections {
 }
 
 /// Logs what the pool could not do (a connection refused), through
-/// `tracing` like everything else.
+/// `tracing` like everything else, at most a line an [`OUTAGE_LOG_EVERY`].
 #[derive(Debug)]
 struct LogErrors;
 
 impl r2d2::HandleError<StoreError> for LogErrors {
     fn handle_error(&self, error: StoreError) {
-        tracing::warn!("a connection to the database failed: {error}");
+        outage_warning(&format!("a connection to the database failed: {error}"));
+    }
+}
+
+/// How often a database out of reach is logged: once at the first failure,
+/// then a line an interval with the count of failures in it, not a line a
+/// request or a pool's attempt.
+pub const OUTAGE_LOG_EVERY: Duration = Duration::from_secs(10);
+
+/// When the last outage line was logged, and the failures since.
+static OUTAGE: std::sync::Mutex<Option<(std::time::Instant, u64)>> = std::sync::Mutex::new(None);
+
+/// Logs `what` (a failure to reach the database) at warning, unless a line
+/// was logged within [`OUTAGE_LOG_EVERY`]: then it is counted, and the next
+/// line says how many were not logged.
+pub fn outage_warning(what: &str) {
+    // Wall-clock time only paces the log.
+    let now = std::time::Instant::now();
+    let mut last = OUTAGE.lock().unwrap_or_else(|e| e.into_inner());
+    match &mut *last {
+        Some((at, quiet)) if now.duration_since(*at) < OUTAGE_LOG_EVERY => *quiet += 1,
+        Some((at, quiet)) => {
+            tracing::warn!(
+                "{what} ({} more such failures in the last {:.0} s)",
+                *quiet,
+                now.duration_since(*at).as_secs_f64()
+            );
+            *at = now;
+            *quiet = 0;
+        }
+        None => {
+            tracing::warn!("{what}");
+            *last = Some((now, 0));
+        }
     }
 }
 

@@ -57,6 +57,7 @@ async fn schedule_forever(state: AppState, name: String) {
     let mut bots_looked_at: Option<std::time::Instant> = None;
     let mut seat = Seat::new(SchedulerLock::new(&state.config().db, &name), name);
     let mut tried: Option<std::time::Instant> = None;
+    let mut invariants = crate::invariants::Watch::default();
     loop {
         tokio::select! {
             _ = state.wake().notified() => {}
@@ -77,6 +78,8 @@ async fn schedule_forever(state: AppState, name: String) {
         if !seat.held() {
             continue;
         }
+        // The database's invariants, checked every minute beside.
+        invariants.tick(&state);
         let look = match bots_looked_at {
             Some(t) if t.elapsed() < LOOK_AT_BOTS_EVERY && !state.take_bots_changed() => {
                 Look::Queue
@@ -113,6 +116,10 @@ async fn schedule_forever(state: AppState, name: String) {
             Some(Ok(t)) if t.scheduled > 0 || !t.ended.is_empty() => {
                 tracing::debug!(scheduled = t.scheduled, ended = ?t.ended, "challenges topped up")
             }
+            // Tried again at the next look, a moment later.
+            Some(Err(e)) if e.is_transient() => {
+                crate::pool::outage_warning(&format!("cannot schedule the challenges now: {e}"))
+            }
             Some(Err(e)) => tracing::error!("cannot schedule the challenges: {e}"),
             _ => {}
         }
@@ -125,6 +132,9 @@ async fn schedule_forever(state: AppState, name: String) {
                     tracing::debug!(game, scheduled = t.scheduled, "ladder topped up")
                 }
                 Ok(_) => {}
+                Err(e) if e.is_transient() => {
+                    crate::pool::outage_warning(&format!("cannot schedule {game} now: {e}"))
+                }
                 Err(e) => tracing::error!(game, "cannot schedule: {e}"),
             }
         }

@@ -294,7 +294,15 @@ impl AppState {
     /// the request is told the server is busy (503).
     pub fn connection(&self) -> Result<pool::Connection, ApiError> {
         self.0.pool.get().map_err(|e| {
-            tracing::warn!("no connection to the database: {e}");
+            pool::outage_warning(&format!("no connection to the database: {e}"));
+            ApiError::Unavailable
+        })
+    }
+
+    /// [`AppState::connection`], waiting `within` at most.
+    pub fn connection_within(&self, within: Duration) -> Result<pool::Connection, ApiError> {
+        self.0.pool.get_timeout(within).map_err(|e| {
+            pool::outage_warning(&format!("no connection to the database: {e}"));
             ApiError::Unavailable
         })
     }

@@ -53,17 +53,15 @@ pub fn owned_by(store: &Store, name: &str, account: &Account) -> Result<(), ApiE
 /// uploads in 24 hours, or refuses it when the quota is spent.
 pub fn count_attempt(store: &Store, account: &Account, daily: u32) -> Result<(), ApiError> {
     let now = clock::now_unix();
-    if store
+    if !store
         .accounts()
-        .uploads_since(account.id, now - 24 * 3600)?
-        >= daily
+        .count_upload(account.id, now, now - 24 * 3600, daily)?
     {
         return Err(ApiError::TooMany(format!(
             "{} has made {daily} uploads in the last 24 hours, refused ones included, the most allowed; try again later",
             account.name
         )));
     }
-    store.accounts().record_upload(account.id, now)?;
     Ok(())
 }
 

@@ -339,3 +339,28 @@ pub fn ensure_python() -> Result<(), String> {
     })
     .clone()
 }
+
+/// Makes sure the `sqlite3` command line is there (the tests open a live
+/// Ludus database with it, as operators do), installing Debian's package
+/// when it is not (once per process).
+pub fn ensure_sqlite3() -> Result<(), String> {
+    static DONE: OnceLock<Result<(), String>> = OnceLock::new();
+    DONE.get_or_init(|| {
+        let works = || {
+            Command::new("sqlite3")
+                .arg("-version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        };
+        if works() {
+            return Ok(());
+        }
+        apt_install(&["sqlite3"])?;
+        if works() {
+            Ok(())
+        } else {
+            Err("the sqlite3 command line is missing even after installing Debian's sqlite3".into())
+        }
+    })
+    .clone()
+}

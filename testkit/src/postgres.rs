@@ -9,12 +9,15 @@
 //! they run as the `postgres` system user (which Debian's package makes),
 //! and as the current user otherwise. The server is started from a thread
 //! that waits for it, with a parent-death signal: if the test process dies,
-//! the server dies with it.
+//! the server dies with it. [`Cluster::restart`] stops it as `pg_ctl restart
+//! -m fast|immediate` would and starts it again on its port and data, the
+//! same way (the fault-injection run restarts the database under Ludus).
 
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU32, Ordering};
+use std::sync::Mutex;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -40,13 +43,30 @@ pub enum Durability {
     Durable,
 }
 
+/// How [`Cluster::restart`] stops the server, as `pg_ctl stop -m` names
+/// the modes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shutdown {
+    /// SIGINT: sessions are ended, transactions rolled back, a checkpoint
+    /// written; the server starts again without recovery.
+    Fast,
+    /// SIGQUIT: every process quits at once, as in a crash; the server
+    /// replays its WAL when it starts again.
+    Immediate,
+}
+
 /// A running cluster.
 #[derive(Debug)]
 pub struct Cluster {
     port: u16,
     root: PathBuf,
     bin: PathBuf,
-    pid: i32,
+    /// The server's (postmaster's) pid: a restart changes it.
+    pid: AtomicI32,
+    durability: Durability,
+    owner: Option<(u32, u32)>,
+    /// Held while the server restarts, so that restarts take turns.
+    restarting: Mutex<()>,
     databases: AtomicU32,
 }
 
@@ -104,7 +124,10 @@ impl Cluster {
                         port,
                         root,
                         bin,
-                        pid,
+                        pid: AtomicI32::new(pid),
+                        durability,
+                        owner,
+                        restarting: Mutex::new(()),
                         databases: AtomicU32::new(0),
                     })
                 }
@@ -118,6 +141,64 @@ impl Cluster {
 
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    /// The server's (postmaster's) pid, which a restart changes.
+    pub fn pid(&self) -> i32 {
+        self.pid.load(Ordering::SeqCst)
+    }
+
+    /// Stops the server as `pg_ctl stop -m fast` or `-m immediate` does
+    /// (SIGINT or SIGQUIT to the postmaster), waits for it to end, and
+    /// starts it again on the same port with the same data, returning once
+    /// it accepts connections: `pg_ctl restart`, keeping the server a
+    /// child of this process (with its parent-death signal), which
+    /// `pg_ctl`'s own restart would not. Returns how long the server was
+    /// away. Restarts from several threads take turns.
+    pub fn restart(&self, how: Shutdown) -> Result<Duration, String> {
+        let _turn = self.restarting.lock().unwrap_or_else(|e| e.into_inner());
+        let started = Instant::now();
+        let pid = self.pid();
+        let signal = match how {
+            Shutdown::Fast => libc::SIGINT,
+            Shutdown::Immediate => libc::SIGQUIT,
+        };
+        unsafe { libc::kill(pid, signal) };
+        // The thread that started it reaps it as it ends.
+        while unsafe { libc::kill(pid, 0) } == 0 {
+            if started.elapsed() > Duration::from_secs(60) {
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+                return Err(format!(
+                    "the PostgreSQL server (pid {pid}) did not stop within 60 s of {how:?} shutdown"
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let data = self.root.join("data");
+        // The port is ours: it was the server's a moment ago. An immediate
+        // shutdown leaves its children a moment to go: try a few times.
+        let mut last = String::new();
+        for _ in 0..5 {
+            match start_server(
+                &self.bin,
+                &self.root,
+                &data,
+                self.port,
+                self.durability,
+                self.owner,
+            ) {
+                Ok(pid) => {
+                    self.pid.store(pid, Ordering::SeqCst);
+                    return Ok(started.elapsed());
+                }
+                Err(e) => last = e,
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        Err(format!(
+            "the PostgreSQL server did not start again on port {}: {last}",
+            self.port
+        ))
     }
 
     /// The server's CPU time so far: its main process's, its live
@@ -134,8 +215,9 @@ impl Cluster {
                     .collect(),
             )
         };
-        let mut total = process_cpu_time(self.pid as u32);
-        if let Some(f) = stat_fields(&self.pid.to_string()) {
+        let server = self.pid();
+        let mut total = process_cpu_time(server as u32);
+        if let Some(f) = stat_fields(&server.to_string()) {
             // cutime and cstime: the 16th and 17th fields.
             total += Duration::from_millis((f[13] + f[14]) * 10);
         }
@@ -143,7 +225,7 @@ impl Cluster {
             let pid = entry.file_name().to_string_lossy().into_owned();
             // ppid: the 4th field, the 2nd after the name.
             let child = pid.bytes().all(|b| b.is_ascii_digit())
-                && stat_fields(&pid).is_some_and(|f| f[1] == self.pid as u64);
+                && stat_fields(&pid).is_some_and(|f| f[1] == server as u64);
             if child {
                 total += process_cpu_time(pid.parse().unwrap_or(0));
             }
@@ -206,10 +288,13 @@ impl Cluster {
     }
 
     fn stop(&self) {
+        // Not while a restart starts it again.
+        let _turn = self.restarting.lock().unwrap_or_else(|e| e.into_inner());
+        let pid = self.pid();
         // SIGQUIT: immediate shutdown, the cluster is thrown away.
-        unsafe { libc::kill(self.pid, libc::SIGQUIT) };
+        unsafe { libc::kill(pid, libc::SIGQUIT) };
         let start = Instant::now();
-        while unsafe { libc::kill(self.pid, 0) } == 0 && start.elapsed() < Duration::from_secs(10) {
+        while unsafe { libc::kill(pid, 0) } == 0 && start.elapsed() < Duration::from_secs(10) {
             std::thread::sleep(Duration::from_millis(20));
         }
         let _ = std::fs::remove_dir_all(&self.root);

@@ -1,26 +1,36 @@
 //! `cargo xtask demo` and `cargo xtask test`: the two commands of the README.
 //! Each installs what it needs (the wasm32-wasip1 target), builds the example
-//! bots, then runs the main job or every test; `test` ends with a smoke run
-//! of every fuzz target (`cargo xtask fuzz` runs them longer).
+//! bots, then runs the main job or every test; `test` ends with a short
+//! fault-injection run (`cargo xtask faults` runs one as long as asked,
+//! `faults/`) and a smoke run of every fuzz target (`cargo xtask fuzz` runs
+//! them longer).
+
+mod faults;
+mod steps;
 
 use std::path::Path;
 use std::process::{Command, ExitCode};
+use steps::{build_bots, cargo, run};
 
-const USAGE: &str = "usage: cargo xtask <demo|test|fuzz> [args]
+const USAGE: &str = "usage: cargo xtask <demo|test|faults|fuzz> [args]
 
   demo             build the example bots (into target/bots/examples too,
                    the house bots of `ludus serve --house`) and Ludus, run a ladder of them,
                    print the leaderboard, play a match and verify its replay,
                    then serve every game with the example bots as house bots
   test [ARGS...]   build the bots, run every test of the workspace (ARGS go
-                   to cargo test), then fuzz every target for a few seconds
-  fuzz [SECONDS]   fuzz every target for SECONDS each (default 60)";
+                   to cargo test), then a short fault run of both databases
+                   (`faults --seconds 75 --db both --seed 1`) and fuzz every
+                   target for a few seconds
+  fuzz [SECONDS]   fuzz every target for SECONDS each (default 60)
+";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("demo") => demo(),
         Some("test") => test(&args[1..]),
+        Some("faults") => faults::main(&args[1..]),
         Some("fuzz") => match args.get(1).map(|s| s.parse::<u64>()) {
             None => fuzz(60),
             Some(Ok(seconds)) if seconds > 0 => fuzz(seconds),
@@ -30,7 +40,7 @@ fn main() -> ExitCode {
             )),
         },
         _ => {
-            eprintln!("{USAGE}");
+            eprintln!("{USAGE}{}", faults::USAGE);
             return ExitCode::from(2);
         }
     };
@@ -41,30 +51,6 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-fn cargo() -> Command {
-    let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    c.current_dir(ludus_testkit::workspace_root());
-    c
-}
-
-fn run(what: &str, cmd: &mut Command) -> Result<(), String> {
-    eprintln!("xtask: {what}");
-    let status = cmd.status().map_err(|e| format!("{what}: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{what} failed ({status})"))
-    }
-}
-
-fn build_bots() -> Result<std::path::PathBuf, String> {
-    eprintln!(
-        "xtask: building the example bots for {}",
-        ludus_testkit::BOT_TARGET
-    );
-    ludus_testkit::build_bots()
 }
 
 fn ludus(args: &[&str]) -> Command {
@@ -233,6 +219,8 @@ fn test(extra: &[String]) -> Result<(), String> {
         "running every test",
         cargo().args(["test", "--workspace"]).args(extra),
     )?;
+    eprintln!("xtask: a short fault-injection run of both databases (docs/faults.md)");
+    faults::smoke()?;
     let targets = fuzz_targets()?;
     fuzz_each(&targets, (SMOKE_FUZZ_SECONDS / targets.len() as u64).max(5))
 }

@@ -4,10 +4,12 @@
 //! the stored ones.
 
 use super::elo::{EloConfig, EloLadder};
-use super::history::elo_history_from;
-use super::{bradley_terry, elo, weng_lin, GameResult, System};
+use super::history::{elo_history_from, EloHistory};
+use super::{bradley_terry, elo, games_of, weng_lin, GameResult, System};
 use crate::error::Error;
-use crate::store::{rated_seats, BotRecord, RatedGame, Store, CHALLENGE_KIND};
+use crate::store::{
+    rated_seats, BotRecord, LadderRecord, RatedSeat, RatingRow, Store, CHALLENGE_KIND,
+};
 
 /// The rated games of a ladder's matches before `end`, in schedule order,
 /// with their indices (aborted and void matches are not rated): what
@@ -18,16 +20,6 @@ pub fn rated_games_before(
     end: u32,
 ) -> Result<Vec<(u32, GameResult)>, Error> {
     Ok(games_of(&store.results().rated_before(ladder, end)?))
-}
-
-/// Stored rated matches as the rating systems take them
-/// ([`GameResult::of_seats`]: a bot seated several times is rated once, by
-/// its best place).
-pub fn games_of(stored: &[RatedGame]) -> Vec<(u32, GameResult)> {
-    stored
-        .iter()
-        .map(|g| (g.index, GameResult::of_seats(&g.seats, &g.placements)))
-        .collect()
 }
 
 /// Applies the ratings of the ladder's finished prefix: the matches before
@@ -55,52 +47,95 @@ pub enum Fit {
 /// Bradley-Terry and Weng-Lin read every rated match of the ladder, so a
 /// worker fits them on a schedule of its own (`worker::pace`).
 pub fn apply_with(store: &Store, ladder: i64, fit: Fit) -> Result<u32, Error> {
-    store.with_rating_lock(ladder, |store| {
+    let end = store.with_rating_lock(ladder, |store| apply_locked(store, ladder, Fit::Later))?;
+    if fit == Fit::Now {
+        // The fit, whose cost grows with the ladder, outside the lock's
+        // transaction: a process frozen while it fits holds no lock.
         let record = store.ladders().get(ladder)?;
-        let end = store.queue().finished_prefix(ladder)?;
-        // A challenge's matches are never rated.
-        if record.kind == CHALLENGE_KIND {
-            return Ok(end);
-        }
-        let n = record.bots.len();
-        let mut from = record.rated_through.min(end);
-        // Set back by a verification: the stored Elo is past `from`, so it
-        // is applied from the start again (rare, and as before).
-        if from > 0 && store.ratings().applied_from(ladder, from)? {
-            from = 0;
-        }
-        if from < end || end == 0 {
-            let elo = resumed_elo(store, ladder, n, from)?;
-            let rated_so_far = match from {
-                0 => vec![0; n],
-                _ => {
-                    let mut counts = store.ratings().rated_counts(ladder)?;
-                    counts.resize(n, 0);
-                    counts
+        if record.kind != CHALLENGE_KIND {
+            let (system, rows) =
+                fit_slower_systems_of(store, ladder, record.players, record.bots.len(), end)?;
+            store.with_rating_lock(ladder, |store| {
+                // A later rating's fit saves its own.
+                if store.ladders().get(ladder)?.rated_through == end {
+                    store.ratings().save(ladder, system.key(), &rows)?;
                 }
-            };
-            let stored = store.results().rated_between(ladder, from, end)?;
-            let rated = games_of(&stored);
-            // Elo one match at a time, keeping each seat's rating after the
-            // matches rated now, with its place and faults, for the bots' pages.
-            let history = elo_history_from(elo, rated_so_far, &rated, from)?;
-            let seats = rated_seats(&history.after, &stored);
-            let rows: Vec<_> = history
-                .ratings
-                .iter()
-                .enumerate()
-                .map(|(i, &r)| (i, r, 0.0))
-                .collect();
-            let ratings = store.ratings();
-            ratings.save(ladder, System::Elo.key(), &rows)?;
-            ratings.save_elo_history(ladder, (from, end), &seats, &history.rated)?;
-            ratings.set_rated_through(ladder, end)?;
+                Ok::<_, Error>(())
+            })?;
         }
-        if fit == Fit::Now {
-            fit_slower_systems(store, ladder, record.players, n, end)?;
-        }
-        Ok(end)
-    })
+    }
+    Ok(end)
+}
+
+/// [`apply_with`] inside a transaction that holds the ladder's rating lock
+/// already ([`Store::with_rating_lock`]): for a caller that changes what
+/// the ratings start from in the same transaction (`integrity::repair`).
+pub(crate) fn apply_locked(store: &Store, ladder: i64, fit: Fit) -> Result<u32, Error> {
+    let record = store.ladders().get(ladder)?;
+    let end = store.queue().finished_prefix(ladder)?;
+    // A challenge's matches are never rated.
+    if record.kind == CHALLENGE_KIND {
+        return Ok(end);
+    }
+    let n = record.bots.len();
+    let mut from = record.rated_through.min(end);
+    // Set back by a verification: the stored Elo is past `from`, so it
+    // is applied from the start again (rare, and as before).
+    if from > 0 && store.ratings().applied_from(ladder, from)? {
+        from = 0;
+    }
+    if from < end || end == 0 {
+        let elo = resumed_elo(store, ladder, n, from)?;
+        let rated_so_far = match from {
+            0 => vec![0; n],
+            _ => {
+                let mut counts = store.ratings().rated_counts(ladder)?;
+                counts.resize(n, 0);
+                counts
+            }
+        };
+        let stored = store.results().rated_between(ladder, from, end)?;
+        let rated = games_of(&stored);
+        // Elo one match at a time, keeping each seat's rating after the
+        // matches rated now, with its place and faults, for the bots' pages.
+        let history = elo_history_from(elo, rated_so_far, &rated, from)?;
+        let seats = rated_seats(&history.after, &stored);
+        save_elo(store, ladder, &history, (from, end), &seats)?;
+    }
+    if fit == Fit::Now {
+        fit_slower_systems(store, ladder, record.players, n, end)?;
+    }
+    Ok(end)
+}
+
+/// Stores an Elo history of the ladder's matches from `span.0` to `span.1`:
+/// each bot's rating after them, each seat's of those matches (`seats`;
+/// any stored past them are cleared) and each bot's count of rated
+/// matches; the rated prefix then ends at `span.1` (or, for a history that
+/// stops short of the schedule's end, at `span.0`, from which it is applied
+/// again: `integrity::repair`).
+pub(crate) fn save_elo(
+    store: &Store,
+    ladder: i64,
+    history: &EloHistory,
+    span: (u32, u32),
+    seats: &[RatedSeat],
+) -> Result<(), Error> {
+    let rows: Vec<_> = history
+        .ratings
+        .iter()
+        .enumerate()
+        .map(|(i, &r)| (i, r, 0.0))
+        .collect();
+    let ratings = store.ratings();
+    ratings.save(ladder, System::Elo.key(), &rows)?;
+    ratings.save_elo_history(ladder, span, seats, &history.rated)?;
+    let through = match span.1 {
+        u32::MAX => span.0,
+        end => end,
+    };
+    ratings.set_rated_through(ladder, through)?;
+    Ok(())
 }
 
 /// The Elo ladder as the stored ratings leave it after the matches before
@@ -121,7 +156,7 @@ fn resumed_elo(store: &Store, ladder: i64, n: usize, from: u32) -> Result<EloLad
 }
 
 /// Bradley-Terry (two seats) or Weng-Lin (more) over every rated match
-/// before `end`.
+/// before `end`, saved.
 fn fit_slower_systems(
     store: &Store,
     ladder: i64,
@@ -129,30 +164,42 @@ fn fit_slower_systems(
     n: usize,
     end: u32,
 ) -> Result<(), Error> {
+    let (system, rows) = fit_slower_systems_of(store, ladder, players, n, end)?;
+    store.ratings().save(ladder, system.key(), &rows)?;
+    Ok(())
+}
+
+/// The ratings of [`fit_slower_systems`], not saved: each bot's position,
+/// rating and interval.
+fn fit_slower_systems_of(
+    store: &Store,
+    ladder: i64,
+    players: u32,
+    n: usize,
+    end: u32,
+) -> Result<(System, Vec<RatingRow>), Error> {
     let games: Vec<GameResult> = rated_games_before(store, ladder, end)?
         .into_iter()
         .map(|(_, g)| g)
         .collect();
-    let ratings = store.ratings();
-    match System::ranking(players) {
+    Ok(match System::ranking(players) {
         System::BradleyTerry => {
             let bt = bradley_terry::fit(n, &games, Default::default())?;
-            let rows: Vec<_> = (0..n).map(|i| (i, bt.ratings[i], bt.ci95(i))).collect();
-            ratings.save(ladder, System::BradleyTerry.key(), &rows)?;
+            let rows = (0..n).map(|i| (i, bt.ratings[i], bt.ci95(i))).collect();
+            (System::BradleyTerry, rows)
         }
         _ => {
             let mut wl = weng_lin::WengLinLadder::new(n, Default::default())?;
             wl.apply_all(&games)?;
-            let rows: Vec<_> = wl
+            let rows = wl
                 .ratings()
                 .iter()
                 .enumerate()
                 .map(|(i, s)| (i, s.ordinal(), 3.0 * s.sigma))
                 .collect();
-            ratings.save(ladder, System::WengLin.key(), &rows)?;
+            (System::WengLin, rows)
         }
-    }
-    Ok(())
+    })
 }
 
 /// A ladder's Elo ratings, stored and recomputed from its stored schedule
@@ -213,7 +260,20 @@ fn recompute_locked(store: &Store, ladder: i64) -> Result<Recomputed, Error> {
         .into_iter()
         .map(|(_, game)| game)
         .collect();
-    let computed = elo::elo_ratings(record.bots.len(), &games, Default::default())?;
+    recomputed(store, record, &games)
+}
+
+/// The ladder's stored Elo beside the Elo of `games`, its rated games
+/// before its `rated_through` in schedule order, as [`recompute`] compares
+/// them: what `integrity::check` compares too, from games it has read
+/// already (in its own snapshot, without the rating lock).
+pub(crate) fn recomputed(
+    store: &Store,
+    record: LadderRecord,
+    games: &[GameResult],
+) -> Result<Recomputed, Error> {
+    let ladder = record.id;
+    let computed = elo::elo_ratings(record.bots.len(), games, Default::default())?;
     let stored = store.ratings().get(ladder, System::Elo.key())?;
     Ok(Recomputed {
         ladder,

@@ -25,6 +25,7 @@
 //! independent of the order of the games (its counts are accumulated exactly,
 //! in integers).
 
+use crate::store::RatedGame;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -34,7 +35,8 @@ pub mod elo;
 pub mod history;
 pub mod weng_lin;
 
-pub use apply::{apply, apply_with, games_of, rated_games_before, recompute, Fit, Recomputed};
+pub use apply::{apply, apply_with, rated_games_before, recompute, Fit, Recomputed};
+pub(crate) use apply::{apply_locked, recomputed, save_elo};
 
 /// A rating system, as a ladder stores its ratings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -247,6 +249,16 @@ pub fn rated_seat_of(seats: &[usize]) -> Vec<usize> {
                 first.len() - 1
             })
         })
+        .collect()
+}
+
+/// Stored rated matches as the rating systems take them
+/// ([`GameResult::of_seats`]: a bot seated several times is rated once, by
+/// its best place).
+pub fn games_of(stored: &[RatedGame]) -> Vec<(u32, GameResult)> {
+    stored
+        .iter()
+        .map(|g| (g.index, GameResult::of_seats(&g.seats, &g.placements)))
         .collect()
 }
 

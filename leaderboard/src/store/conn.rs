@@ -6,6 +6,7 @@ use super::db::{self, vals, Db, DbError, Dialect, Row};
 use super::error::StoreError;
 use super::location::Location;
 use std::cell::RefCell;
+use std::time::Duration;
 
 /// A connection and where it leads. The queries of every concern
 /// ([`super::Bots`], [`super::Queue`], ...) run through it.
@@ -108,6 +109,18 @@ impl Lock {
         if db.dialect() == Dialect::Postgres {
             let (class, object) = self.key();
             db.execute("SELECT pg_advisory_xact_lock($1, $2)", vals![class, object])?;
+        }
+        Ok(())
+    }
+
+    /// [`Lock::take`], waiting `wait` at most on PostgreSQL (then the
+    /// error is `lock_not_available`); the transaction's later statements
+    /// wait as long as the session's own lock timeout says.
+    pub(crate) fn take_within(self, db: &mut Db, wait: Duration) -> Result<(), DbError> {
+        if db.dialect() == Dialect::Postgres {
+            db.batch(&format!("SET LOCAL lock_timeout = {}", wait.as_millis()))?;
+            self.take(db)?;
+            db.batch("SET LOCAL lock_timeout = DEFAULT")?;
         }
         Ok(())
     }

@@ -53,6 +53,8 @@ pub enum StoreError {
     Denied { db: Location, cause: DbError },
     #[error("cannot use the scheduler's lock file {path} ({cause}); the folder of the database must be writable")]
     SchedulerLock { path: PathBuf, cause: String },
+    #[error("{db}: {cause}; another process held what this needed (a deadlock, or a lock or statement past its timeout): trying again mends it, and workers and servers do")]
+    Conflict { db: Location, cause: DbError },
     #[error("{db}: {cause}")]
     Sql { db: Location, cause: DbError },
     #[error("{db}: cannot upgrade the schema: {cause}")]
@@ -129,9 +131,19 @@ impl StoreError {
                         StoreError::Denied { db, cause }
                     }
                     Some(c)
+                        if *c == SqlState::T_R_DEADLOCK_DETECTED
+                            || *c == SqlState::T_R_SERIALIZATION_FAILURE
+                            || *c == SqlState::LOCK_NOT_AVAILABLE
+                            || *c == SqlState::QUERY_CANCELED =>
+                    {
+                        StoreError::Conflict { db, cause }
+                    }
+                    Some(c)
                         if c.code().starts_with("08")
                             || *c == SqlState::ADMIN_SHUTDOWN
-                            || *c == SqlState::CANNOT_CONNECT_NOW =>
+                            || *c == SqlState::CRASH_SHUTDOWN
+                            || *c == SqlState::CANNOT_CONNECT_NOW
+                            || *c == SqlState::IDLE_IN_TRANSACTION_SESSION_TIMEOUT =>
                     {
                         StoreError::Unreachable { db, cause }
                     }
@@ -148,5 +160,19 @@ impl StoreError {
             }
             DbError::Decode { .. } => StoreError::Sql { db, cause },
         }
+    }
+
+    /// Whether trying again, after a wait (and on a new connection when
+    /// [`StoreError::Unreachable`]), can succeed: a deadlock, a conflict of
+    /// transactions, a lock or statement past its timeout, a database that
+    /// is busy, restarting or out of reach. Workers, the scheduler and
+    /// rating retry these; anything else is reported.
+    pub fn is_transient(&self) -> bool {
+        matches!(
+            self,
+            StoreError::Conflict { .. }
+                | StoreError::Unreachable { .. }
+                | StoreError::Locked { .. }
+        )
     }
 }

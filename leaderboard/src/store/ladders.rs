@@ -10,8 +10,8 @@
 use super::conn::{Conn, Lock};
 use super::db::{vals, Db, DbError, Row};
 use super::error::StoreError;
+use super::keep_replays::KeepReplays;
 use super::records::{scheduled_match, ContinuousLadder, LadderRecord, Needs, NewLadder};
-use crate::retention::KeepReplays;
 use crate::schedule::ScheduledMatch;
 use std::collections::BTreeMap;
 

@@ -26,6 +26,8 @@ mod challenges;
 mod conn;
 pub mod db;
 mod error;
+pub mod integrity;
+mod keep_replays;
 mod ladders;
 mod legacy;
 mod location;
@@ -47,6 +49,7 @@ pub use challenges::{
     day_of, ChallengeRow, Challenges, NewChallenge, QuotaSpent, CHALLENGE_KIND, NOT_PLAYED,
 };
 pub use error::StoreError;
+pub use keep_replays::KeepReplays;
 pub use ladders::{closed_key, continuous_key, Ladders, SeasonRow};
 pub use location::Location;
 pub use queue::{
@@ -83,6 +86,32 @@ impl std::fmt::Debug for Store {
     }
 }
 
+/// How long a statement of Ludus's may run, how long it waits for a lock,
+/// and how long a transaction may stay open while its process does
+/// nothing. A process frozen (SIGSTOP, a stalled VM) inside a transaction
+/// has it ended by the server after the last, releasing its locks;
+/// another waits for a lock at most the second, and then tries again
+/// ([`StoreError::is_transient`]). Migrations lift the first two.
+pub const STATEMENT_TIMEOUT: Duration = Duration::from_secs(60);
+pub const LOCK_TIMEOUT: Duration = Duration::from_secs(10);
+pub const IDLE_IN_TRANSACTION_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long [`Store::with_rating_lock`] waits for another process's
+/// rating on PostgreSQL.
+pub const RATING_LOCK_WAIT: Duration = Duration::from_millis(200);
+
+/// The session options of [`STATEMENT_TIMEOUT`] and the others, as the
+/// PostgreSQL start-up packet takes them (so that every new connection
+/// has them, a reconnection too).
+fn session_timeouts() -> String {
+    format!(
+        "-c statement_timeout={} -c lock_timeout={} -c idle_in_transaction_session_timeout={}",
+        STATEMENT_TIMEOUT.as_millis(),
+        LOCK_TIMEOUT.as_millis(),
+        IDLE_IN_TRANSACTION_TIMEOUT.as_millis()
+    )
+}
+
 impl Store {
     /// Opens (or creates) the Ludus database at `location`.
     pub fn connect(location: &Location) -> Result<Store, StoreError> {
@@ -107,20 +136,22 @@ impl Store {
     /// reading commands work on it, writing ones say it is read-only.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let location = Location::File(path.to_path_buf());
-        let sql = |cause: rusqlite::Error| StoreError::db(&location, cause.into());
+        // The file's header is read by SQLite itself (`SQLITE_NOTADB` on
+        // the first statement), never through a descriptor of our own:
+        // closing any descriptor of a file drops every POSIX lock this
+        // process holds on it, those of its open SQLite connections too,
+        // and then another program's connection could take the file for
+        // unused and delete its write-ahead log under them.
+        let sql = |cause: rusqlite::Error| match cause.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::NotADatabase) => StoreError::NotADatabase(path.to_path_buf()),
+            _ => StoreError::db(&location, cause.into()),
+        };
         let mut read_only = false;
         if let Ok(meta) = std::fs::metadata(path) {
             if meta.is_dir() {
                 return Err(StoreError::NotADatabase(path.to_path_buf()));
             }
             read_only = meta.permissions().readonly();
-            let mut header = [0u8; 16];
-            let n = std::fs::File::open(path)
-                .and_then(|mut f| std::io::Read::read(&mut f, &mut header))
-                .unwrap_or(0);
-            if n > 0 && (n < 16 || &header != b"SQLite format 3\0") {
-                return Err(StoreError::NotADatabase(path.to_path_buf()));
-            }
         }
         let conn = if read_only {
             rusqlite::Connection::open_with_flags(
@@ -132,6 +163,9 @@ impl Store {
         }
         .map_err(sql)?;
         conn.busy_timeout(BUSY_TIMEOUT).map_err(sql)?;
+        // Reads the header (an empty file is a new database).
+        conn.query_row("PRAGMA schema_version", [], |_| Ok(()))
+            .map_err(sql)?;
         if !read_only {
             // WAL with synchronous = NORMAL: every commit survives the process
             // being killed at any moment (only a power cut may lose the last
@@ -167,7 +201,22 @@ impl Store {
                 })?;
         config
             .application_name("ludus")
-            .connect_timeout(Duration::from_secs(10));
+            .connect_timeout(Duration::from_secs(10))
+            // A database host that vanished is noticed in seconds.
+            .keepalives(true)
+            .keepalives_idle(Duration::from_secs(10))
+            // The server's own notices at their level ("terminating
+            // connection due to administrator command" is a warning).
+            .notice_callback(|notice| match notice.severity() {
+                "WARNING" => tracing::warn!("PostgreSQL: {}", notice.message()),
+                severity => tracing::debug!("PostgreSQL {severity}: {}", notice.message()),
+            });
+        // The URL's own `options` come after, and so win.
+        let options = match config.get_options() {
+            Some(theirs) => format!("{} {theirs}", session_timeouts()),
+            None => session_timeouts(),
+        };
+        config.options(&options);
         let client = config
             .connect(postgres::NoTls)
             .map_err(|e| StoreError::db(&location, e.into()))?;
@@ -176,6 +225,20 @@ impl Store {
         };
         store.prepare_schema(false)?;
         Ok(store)
+    }
+
+    /// Connects again to the same database, in place: after the PostgreSQL
+    /// server restarted or closed the connection
+    /// ([`StoreError::is_transient`]). A SQLite file has nothing to connect
+    /// again to. The connection's settings ([`Store::plan_statements_once`])
+    /// start over.
+    pub fn reconnect(&self) -> Result<(), StoreError> {
+        if let Location::Postgres(url) = &self.conn.location {
+            let fresh = Store::open_postgres(url)?;
+            let db = fresh.conn.db.into_inner();
+            *self.conn.db.borrow_mut() = db;
+        }
+        Ok(())
     }
 
     /// Checks what the database is and brings it to this Ludus's schema:
@@ -206,6 +269,12 @@ impl Store {
         db.begin().map_err(|e| self.conn.err(e))?;
         let migrated = (|| -> Result<(), StoreError> {
             let err = |e| StoreError::db(&location, e);
+            // A migration of a large database may take long, and so may
+            // waiting for another process's.
+            if db.dialect() == Dialect::Postgres {
+                db.batch("SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = 0")
+                    .map_err(err)?;
+            }
             Lock::Schema.take(db).map_err(err)?;
             // Another process may have done it since we looked.
             let found = schema::inspect(db).map_err(err)?;
@@ -375,6 +444,10 @@ impl Store {
     /// Runs `f` holding the ladder's rating lock (PostgreSQL: an advisory
     /// lock; SQLite: the write lock), in one transaction: one process at a
     /// time applies ratings, and what `f` reads does not change under it.
+    /// On PostgreSQL it waits for the lock [`RATING_LOCK_WAIT`] at most, then
+    /// fails with a transient [`StoreError::Conflict`]: a worker whose
+    /// sibling rates (or froze while rating) goes on playing and rates
+    /// later.
     pub fn with_rating_lock<T, E: From<StoreError>>(
         &self,
         ladder: i64,
@@ -383,7 +456,7 @@ impl Store {
         {
             let mut db = self.conn.db.borrow_mut();
             db.begin().map_err(|e| self.conn.err(e))?;
-            if let Err(e) = Lock::Ratings(ladder).take(&mut db) {
+            if let Err(e) = Lock::Ratings(ladder).take_within(&mut db, RATING_LOCK_WAIT) {
                 db.rollback();
                 return Err(self.conn.err(e).into());
             }
@@ -445,5 +518,10 @@ impl Store {
     /// The server's settings that its workers read.
     pub fn settings(&self) -> Settings<'_> {
         Settings { conn: &self.conn }
+    }
+
+    /// What a check of the invariants reads, in a read-only snapshot.
+    pub fn integrity(&self) -> integrity::Integrity<'_> {
+        integrity::Integrity { conn: &self.conn }
     }
 }

@@ -189,7 +189,7 @@ pub(crate) fn write_elo_history(
         )?;
     }
     let stored = db.query(
-        "SELECT position, rated_matches FROM ladder_bots WHERE ladder_id = $1",
+        "SELECT position, rated_matches FROM ladder_bots WHERE ladder_id = $1 ORDER BY position",
         vals![ladder],
     )?;
     for row in stored {

@@ -3,7 +3,7 @@
 //! several queries share.
 
 use super::db::{DbError, Row};
-use crate::retention::KeepReplays;
+use super::keep_replays::KeepReplays;
 use crate::schedule::ScheduledMatch;
 use serde::{Deserialize, Serialize};
 

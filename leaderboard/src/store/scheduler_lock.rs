@@ -32,8 +32,10 @@ const OBJECT: i32 = -3;
 /// How long PostgreSQL keeps the lock's session when it hears nothing from
 /// it: a holder pings it every second, so only a holder that is frozen or
 /// cut off (a lost machine, whose socket no kernel closes) stays silent this
-/// long, and the database then ends its session and frees the lock.
-pub const SILENT_HOLDER_DROPPED_AFTER: &str = "10s";
+/// long, and the database then ends its session and frees the lock. As
+/// long as a worker's lease: a frozen scheduler holds the ladders up no
+/// longer than a frozen worker its matches.
+pub const SILENT_HOLDER_DROPPED_AFTER: &str = "5s";
 
 /// This process's claim to the scheduler, held or not yet.
 pub struct SchedulerLock {

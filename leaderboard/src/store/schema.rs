@@ -42,6 +42,8 @@
 //!   each played as a ladder of kind `challenge`, never rated, and the games
 //!   each account's challenges scheduled a day; the server's settings that
 //!   its remote workers read (the challenges' share of their time).
+//! - V11: a worker that ended on an error keeps it (`workers.error`,
+//!   `stopped` 3: crashed).
 //!
 //! SQLite files made before the history existed (their version in `PRAGMA
 //! user_version`, 1 or 2) are taken as they are: schema 1 has its pending
@@ -58,7 +60,7 @@ pub const HISTORY: &str = "ludus_schema_history";
 pub const APPLICATION_ID: i32 = 0x4C55_4455;
 
 /// The schema version this Ludus writes.
-pub const VERSION: i32 = 10;
+pub const VERSION: i32 = 11;
 
 const V1: &str = "
 CREATE TABLE bots (
@@ -390,6 +392,11 @@ CREATE TABLE server_settings (
 );
 ";
 
+const V11: &str = "
+-- Why a worker that crashed ended (`stopped` = 3).
+ALTER TABLE workers ADD COLUMN error TEXT;
+";
+
 /// Every migration, in `dialect`.
 pub fn migrations(dialect: Dialect) -> Vec<Migration> {
     let v6 = match dialect {
@@ -411,6 +418,7 @@ pub fn migrations(dialect: Dialect) -> Vec<Migration> {
         ("V8__replay_policies", v8.as_str()),
         ("V9__operators_seasons", V9),
         ("V10__people_and_challenges", V10),
+        ("V11__crashed_workers", V11),
     ]
     .into_iter()
     .map(|(name, sql)| {

@@ -92,6 +92,12 @@ impl Batch {
         self.since.map(|s| s + BATCH_WINDOW)
     }
 
+    /// The results waiting, to commit: [`Batch::take`] them once they
+    /// are in (a commit that failed and is tried again sends them again).
+    pub(super) fn pending(&self) -> &[Finished] {
+        &self.pending
+    }
+
     pub(super) fn take(&mut self) -> Vec<Finished> {
         self.since = None;
         self.bytes = 0;

@@ -2,18 +2,51 @@
 //! own: a main loop busy for a while (compiling a large bot the first time,
 //! fitting the ratings of a large ladder) keeps its leases and is not taken
 //! for gone, however short the lease. Every [`queue::renew_every`] of the
-//! lease it renews the worker's leases and releases those of this host's
-//! dead workers. It ends with the run; a failure of its own (the database
-//! gone) ends the run at the main loop's next look.
+//! lease it renews the leases of the matches the worker holds ([`Holds`])
+//! and releases those of this host's
+//! dead workers. It ends with the run. A failure that trying again mends
+//! (the database restarting, a lock timeout) is tried again at the next
+//! beat; any other ends the run at the main loop's next look.
 //!
 //! A process that is frozen or killed stops beating with all its threads,
 //! which is what the heartbeat is for.
 
 use crate::error::Error;
 use crate::store::{queue, Location, Store, StoreError};
+use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// The matches a worker holds: in play, or played with a result not yet
+/// committed. Its heartbeat renews their leases, and theirs alone.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Holds(Arc<Mutex<BTreeSet<(i64, u32)>>>);
+
+impl Holds {
+    pub(super) fn hold(&self, ladder: i64, index: u32) {
+        self.0
+            .lock()
+            .expect("never poisoned")
+            .insert((ladder, index));
+    }
+
+    pub(super) fn release(&self, ladder: i64, index: u32) {
+        self.0
+            .lock()
+            .expect("never poisoned")
+            .remove(&(ladder, index));
+    }
+
+    fn now(&self) -> Vec<(i64, u32)> {
+        self.0
+            .lock()
+            .expect("never poisoned")
+            .iter()
+            .copied()
+            .collect()
+    }
+}
 
 /// How often the thread looks whether it should stop.
 const STEP: Duration = Duration::from_millis(50);
@@ -30,6 +63,7 @@ impl Heartbeat {
         location: &Location,
         worker: i64,
         lease: Duration,
+        holds: Holds,
     ) -> Result<Heartbeat, Error> {
         let store = Store::connect_existing(location)?;
         let stop = Arc::new(AtomicBool::new(false));
@@ -41,6 +75,7 @@ impl Heartbeat {
             .spawn(move || {
                 // Wall-clock time paces the beats; it never reaches a match.
                 let mut next = Instant::now() + every;
+                let mut failing = false;
                 while !stopping.load(Ordering::Relaxed) {
                     let now = Instant::now();
                     if now < next {
@@ -48,13 +83,39 @@ impl Heartbeat {
                         continue;
                     }
                     next = now + every;
+                    let held = holds.now();
                     let beat = store
                         .queue()
-                        .heartbeat(worker, lease)
+                        .heartbeat(worker, lease, &held)
                         .and_then(|_| store.queue().reap_local_workers(false));
-                    if let Err(e) = beat {
-                        *failure.lock().expect("never poisoned") = Some(e);
-                        return;
+                    match beat {
+                        Ok(_) if failing => {
+                            tracing::info!(worker, "heartbeats go through again");
+                            failing = false;
+                        }
+                        Ok(_) => {}
+                        // The database restarting, or a lock held a moment
+                        // too long: the next beat tries again (on a new
+                        // connection when this one was lost); meanwhile the
+                        // leases may run out, and others play the matches.
+                        Err(e) if e.is_transient() => {
+                            if !failing {
+                                tracing::warn!(
+                                    worker,
+                                    "a heartbeat failed, trying again each beat: {e}"
+                                );
+                                failing = true;
+                            }
+                            if store.connection_lost()
+                                || matches!(e, StoreError::Unreachable { .. })
+                            {
+                                let _ = store.reconnect();
+                            }
+                        }
+                        Err(e) => {
+                            *failure.lock().expect("never poisoned") = Some(e);
+                            return;
+                        }
                     }
                 }
             })

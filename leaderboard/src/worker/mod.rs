@@ -6,7 +6,8 @@
 //! sends its heartbeat and renews its leases five times a lease from a
 //! thread and a connection of its own (`heartbeat`: a main loop busy
 //! compiling a bot keeps its leases), releasing those of any dead worker of
-//! its host as it does, and applies the
+//! its host as it does, shares its time among the ladders with work
+//! (`fair_share`), and applies the
 //! ratings of the finished prefix now and then (`pace`). Processes never
 //! talk to each other: they meet in the database ([`crate::store::queue`]).
 //!
@@ -19,6 +20,7 @@
 //! the server's in-process worker.
 
 mod batch;
+mod fair_share;
 mod heartbeat;
 mod known;
 mod pace;
@@ -28,6 +30,7 @@ use crate::error::Error;
 use crate::ratings::{self, Fit};
 use crate::store::{queue, ClaimNext, Claimed, Committed, MatchResult, Store};
 use batch::{Batch, Finished};
+use fair_share::FairShare;
 use known::Known;
 use ludus_host::Sandbox;
 use pace::RatingPace;
@@ -106,6 +109,68 @@ pub fn play_again(
 /// played twice, to the same result, never a lost or a different one.
 pub const DEFAULT_LEASE: Duration = Duration::from_secs(5);
 
+/// The first wait before a step that failed transiently is tried again;
+/// it doubles up to [`LAST_RETRY`], so a database that comes back is used
+/// within seconds, and one that does not is not hammered.
+const FIRST_RETRY: Duration = Duration::from_millis(100);
+const LAST_RETRY: Duration = Duration::from_secs(5);
+
+/// Runs `step` until it succeeds or fails with an error that trying again
+/// cannot mend ([`Error::is_transient`]): a deadlock, a lock past its
+/// timeout, a lost connection (connected again), a database restarting.
+/// The waits grow from [`FIRST_RETRY`] to [`LAST_RETRY`]; once `stop` is
+/// set it tries once more and gives up. Logged at the first failure and
+/// then once each longest wait, not at every try.
+fn with_retries<T>(
+    store: &Store,
+    stop: Option<&AtomicBool>,
+    worker: Option<i64>,
+    what: &str,
+    mut step: impl FnMut() -> Result<T, Error>,
+) -> Result<T, Error> {
+    let stopping = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    let mut wait = FIRST_RETRY;
+    let mut tries = 0u32;
+    loop {
+        match step() {
+            Ok(v) => {
+                if tries > 0 {
+                    tracing::info!(worker, tries, "{what}: the database answers again");
+                }
+                return Ok(v);
+            }
+            Err(e) if e.is_transient() && !(stopping() && tries > 0) => {
+                tries += 1;
+                if tries == 1 || wait == LAST_RETRY {
+                    tracing::warn!(
+                        worker,
+                        tries,
+                        retry_in_ms = wait.as_millis() as u64,
+                        "{what}: {e}; trying again"
+                    );
+                }
+                std::thread::sleep(wait);
+                wait = (wait * 2).min(LAST_RETRY);
+                mend(store, &e, worker);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Connects `store` again when `e` says its connection was lost (with the
+/// worker's setting of it, [`Store::plan_statements_once`]).
+fn mend(store: &Store, e: &Error, worker: Option<i64>) {
+    if e.connection_lost() || store.connection_lost() {
+        let again = store
+            .reconnect()
+            .and_then(|()| store.plan_statements_once(true));
+        if let Err(e) = again {
+            tracing::debug!(worker, "cannot connect again yet: {e}");
+        }
+    }
+}
+
 impl WorkerOptions {
     pub fn new(threads: usize) -> WorkerOptions {
         WorkerOptions {
@@ -178,24 +243,34 @@ pub fn work(
     options: &WorkerOptions,
     mut on_progress: impl FnMut(&Progress),
 ) -> Result<Summary, Error> {
-    // An unknown ladder is named before the worker registers.
-    if let Some(id) = options.ladder {
-        store.ladders().get(id)?;
-    }
-    // A killed worker of this machine holds nothing up for the next one.
-    store.queue().reap_local_workers(true)?;
-    let worker = store
-        .queue()
-        .register_worker(options.threads, options.ladder, options.lease)?;
-    store.plan_statements_once(true)?;
+    // A database restarting or out of reach is waited for; an unknown
+    // ladder is named before the worker registers.
+    let stop = options.stop.as_deref();
+    let worker = with_retries(store, stop, None, "start the worker", || {
+        if let Some(id) = options.ladder {
+            store.ladders().get(id)?;
+        }
+        // A killed worker of this machine holds nothing up for the next one.
+        store.queue().reap_local_workers(true)?;
+        let worker =
+            store
+                .queue()
+                .register_worker(options.threads, options.ladder, options.lease)?;
+        store.plan_statements_once(true)?;
+        Ok(worker)
+    })?;
     tracing::info!(worker, threads = options.threads, "worker started");
-    let heartbeat = heartbeat::Heartbeat::start(store.location(), worker, options.lease)?;
+    let holds = heartbeat::Holds::default();
+    let heartbeat = with_retries(store, stop, Some(worker), "start the heartbeat", || {
+        heartbeat::Heartbeat::start(store.location(), worker, options.lease, holds.clone())
+    })?;
     let mut run = Run {
         store,
         sandbox,
         options,
         worker,
         heartbeat: &heartbeat,
+        holds,
         known: Known::default(),
         share: FairShare::default(),
         summary: Summary {
@@ -211,165 +286,17 @@ pub fn work(
         tracing::info!(worker, "time spent playing: {}", summary.describe_busy());
     }
     heartbeat.stop();
-    if let Err(e) = store.queue().stop_worker(worker) {
-        tracing::warn!(worker, "could not record the worker's stop: {e}");
+    let ended = match &outcome {
+        Ok(()) => store.queue().stop_worker(worker),
+        Err(e) => store.queue().crash_worker(worker, &e.to_string()),
+    };
+    if let Err(e) = ended {
+        tracing::warn!(worker, "could not record the worker's end: {e}");
     }
     if let Err(e) = store.plan_statements_once(false) {
         tracing::warn!(worker, "could not reset the connection's planning: {e}");
     }
     outcome.map(|()| summary)
-}
-
-/// The claim policy of a worker of every ladder: each claim goes to the
-/// ladder with work that this worker's threads spent the least time on, so
-/// that every ladder (every game of a server) gets an equal share of the
-/// worker's time: two-second Pirates matches do not starve ten-millisecond
-/// Planet Wars matches, nor the reverse. A ladder that comes with work, or
-/// comes back to it after a while ([`LEVEL_AFTER`]), starts level with the
-/// least served of those that kept theirs, instead of taking every thread
-/// until it catches up; one that was without work only for a moment (a
-/// queue emptied by a claim, before its scheduler tops it up again) keeps
-/// what it is owed.
-///
-/// Challenges' ladders take the share of the worker's time the server sets
-/// (`challenge_share`, [`crate::store::Settings::challenge_share`], read
-/// with the ladders that have work) when ordinary ladders have work too,
-/// split evenly among them; the others share the rest. Time is compared
-/// as time spent over each ladder's weight (its share of the whole).
-#[derive(Debug)]
-struct FairShare {
-    /// The ladders with work when last asked.
-    with_work: Vec<i64>,
-    /// Those of them that play challenges.
-    challenges: Vec<i64>,
-    /// The challenges' share of the time, when ordinary ladders have work too.
-    share: f64,
-    /// Time spent playing each ladder's matches.
-    spent: BTreeMap<i64, Duration>,
-    /// When the ladders with work were last asked for.
-    asked: Option<Instant>,
-    /// When each ladder was last seen with work.
-    seen: BTreeMap<i64, Instant>,
-}
-
-impl Default for FairShare {
-    fn default() -> Self {
-        FairShare {
-            with_work: Vec::new(),
-            challenges: Vec::new(),
-            share: crate::store::DEFAULT_CHALLENGE_SHARE,
-            spent: BTreeMap::new(),
-            asked: None,
-            seen: BTreeMap::new(),
-        }
-    }
-}
-
-/// How long a worker that keeps claiming as it commits goes on with the
-/// ladders it knows to have work before it asks again.
-const ASK_FOR_WORK_EVERY: Duration = Duration::from_millis(250);
-
-/// How long a ladder is without work before it is levelled when it comes
-/// back ([`FairShare::level`]): longer than a scheduler takes to top up a
-/// queue that a claim emptied, so that a challenge, whose few waiting
-/// matches a worker claims at once, keeps the time it is owed.
-const LEVEL_AFTER: Duration = Duration::from_secs(5);
-
-impl FairShare {
-    /// Asks which ladders have work now (and, when challenges do, their
-    /// share of the time).
-    fn refresh(&mut self, store: &Store) -> Result<(), Error> {
-        let now = store.queue().ladders_with_work_and_kind()?;
-        let challenges: Vec<i64> = now.iter().filter(|l| l.1).map(|l| l.0).collect();
-        if !challenges.is_empty() {
-            self.share = store.settings().challenge_share()?;
-        }
-        self.challenges = challenges;
-        let at = Instant::now();
-        self.level(now.into_iter().map(|l| l.0).collect(), at);
-        self.asked = Some(at);
-        Ok(())
-    }
-
-    /// Asks again when the answer is older than [`ASK_FOR_WORK_EVERY`]:
-    /// a ladder that got work since is seen while this worker keeps busy.
-    fn refresh_if_stale(&mut self, store: &Store) -> Result<(), Error> {
-        match self.asked {
-            Some(t) if t.elapsed() < ASK_FOR_WORK_EVERY => Ok(()),
-            _ => self.refresh(store),
-        }
-    }
-
-    /// The share of the worker's time ladder `id` is due among those with
-    /// work: an even split, unless challenges and ordinary ladders both
-    /// have work.
-    fn weight(&self, id: i64) -> f64 {
-        let n = self.with_work.len();
-        let c = self.challenges.len();
-        if c == 0 || c == n {
-            return 1.0 / n.max(1) as f64;
-        }
-        match self.challenges.contains(&id) {
-            true => self.share / c as f64,
-            false => (1.0 - self.share) / (n - c) as f64,
-        }
-    }
-
-    /// Time spent on ladder `id` over its weight: who is least served.
-    fn served(&self, id: i64) -> f64 {
-        let spent = self.spent.get(&id).copied().unwrap_or_default();
-        match self.weight(id) {
-            w if w > 0.0 => spent.as_secs_f64() / w,
-            _ => f64::INFINITY,
-        }
-    }
-
-    /// `now` have work, at `at`: those that had none for [`LEVEL_AFTER`]
-    /// or more (or never had any) start level with the least served of
-    /// those that kept it (with all of them, when none did); those without
-    /// work for less keep what they are owed.
-    fn level(&mut self, now: Vec<i64>, at: Instant) {
-        let recently = |id: &i64| {
-            self.seen
-                .get(id)
-                .is_some_and(|t| at.saturating_duration_since(*t) < LEVEL_AFTER)
-        };
-        let kept: Vec<i64> = now.iter().copied().filter(recently).collect();
-        for &id in &now {
-            self.seen.insert(id, at);
-        }
-        self.with_work = now;
-        let served: Vec<f64> = match kept.is_empty() {
-            false => kept.iter().map(|&id| self.served(id)).collect(),
-            true => self.with_work.iter().map(|&id| self.served(id)).collect(),
-        };
-        let finite = served.into_iter().filter(|s| s.is_finite());
-        let floor = match kept.is_empty() {
-            false => finite.reduce(f64::min),
-            true => finite.reduce(f64::max),
-        };
-        let Some(floor) = floor else { return };
-        for id in self.with_work.clone() {
-            if kept.contains(&id) {
-                continue;
-            }
-            let level = Duration::from_secs_f64(floor * self.weight(id));
-            let s = self.spent.entry(id).or_default();
-            *s = (*s).max(level);
-        }
-    }
-
-    /// The ladders with work when last asked, the least served first.
-    fn order(&self) -> Vec<i64> {
-        let mut order = self.with_work.clone();
-        order.sort_by(|a, b| self.served(*a).total_cmp(&self.served(*b)).then(a.cmp(b)));
-        order
-    }
-
-    /// A thread spent `took` on a match of `ladder`.
-    fn spend(&mut self, ladder: i64, took: Duration) {
-        *self.spent.entry(ladder).or_default() += took;
-    }
 }
 
 struct Run<'a> {
@@ -378,6 +305,9 @@ struct Run<'a> {
     options: &'a WorkerOptions,
     worker: i64,
     heartbeat: &'a heartbeat::Heartbeat,
+    /// What the heartbeat renews: the matches claimed and not yet
+    /// committed or given back.
+    holds: heartbeat::Holds,
     known: Known,
     share: FairShare,
     summary: Summary,
@@ -414,20 +344,45 @@ impl Run<'_> {
             // same statement claims what the freed threads play next.
             if !batch.is_empty() && (batch.due() || in_play.count < threads || stopping) {
                 let want = held.saturating_sub(in_play.count);
-                for job in self.commit(batch.take(), want, on_progress)? {
-                    in_play.start(job);
+                // A commit that failed is tried again with the same
+                // results: one that went in is found the same.
+                let committed = self.retrying("commit results", |run| {
+                    run.commit(batch.pending(), want, on_progress)
+                });
+                match committed {
+                    Ok(jobs) => {
+                        for f in batch.take() {
+                            self.holds.release(f.ladder, f.result.index);
+                        }
+                        for job in jobs {
+                            self.start(&mut in_play, job);
+                        }
+                        pace.committed(self.known.ladders.keys().copied());
+                    }
+                    Err(e) if e.is_transient() && stopping => {
+                        tracing::warn!(
+                            worker = self.worker,
+                            "results not committed as the worker stops: {e}"
+                        );
+                        for f in batch.take() {
+                            self.holds.release(f.ladder, f.result.index);
+                        }
+                    }
+                    Err(e) => return Err(e),
                 }
-                pace.committed(self.known.ladders.keys().copied());
             }
             if stopping && in_play.count == 0 && batch.is_empty() {
                 break;
             }
             if in_play.count < held && batch.is_empty() {
-                for job in self.claim(held - in_play.count)? {
-                    in_play.start(job);
+                for job in self.retrying("claim matches", |run| run.claim(held - in_play.count))? {
+                    self.start(&mut in_play, job);
                 }
             }
-            if in_play.count == 0 && batch.is_empty() && self.finished()? {
+            if in_play.count == 0
+                && batch.is_empty()
+                && self.retrying("look for work", |run| run.finished())?
+            {
                 break;
             }
             let mut wait = next_renew
@@ -438,18 +393,24 @@ impl Run<'_> {
             }
             if let Some(played) = in_play.next(wait) {
                 self.share.spend(played.ladder, played.took);
-                if let Some(finished) = self.finished_match(played)? {
-                    batch.push(finished);
+                let (ladder, index) = (played.ladder, played.index);
+                match self.finished_match(played)? {
+                    Some(finished) => batch.push(finished),
+                    None => self.holds.release(ladder, index),
                 }
             }
             if Instant::now() >= next_renew {
-                self.renew(on_progress)?;
+                self.retrying("renew", |run| run.renew(on_progress))?;
                 next_renew = Instant::now() + renew;
             }
             if let Some(due) = pace.take() {
                 let started = Instant::now();
                 for id in due.ladders {
-                    self.rate(id, due.fit)?;
+                    // Rated later when another process rates now, or the
+                    // database is away: the worker goes on playing.
+                    if let Err(e) = self.rate(id, due.fit) {
+                        self.transient_or(e, "rate")?;
+                    }
                 }
                 if due.fit {
                     pace.fitted(started.elapsed());
@@ -457,8 +418,43 @@ impl Run<'_> {
             }
         }
         for id in self.known.ladders.keys().copied().collect::<Vec<_>>() {
-            self.rate(id, true)?;
+            match self.retrying("rate", |run| run.rate(id, true)) {
+                Err(e) if e.is_transient() && self.stopping() => {
+                    tracing::warn!(
+                        worker = self.worker,
+                        ladder = id,
+                        "ladder not rated as the worker stops (the next rating covers it): {e}"
+                    );
+                }
+                other => other?,
+            }
         }
+        Ok(())
+    }
+
+    /// [`with_retries`] for a step of the loop.
+    fn retrying<T>(
+        &mut self,
+        what: &str,
+        mut step: impl FnMut(&mut Self) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let (store, stop, worker) = (self.store, self.options.stop.clone(), self.worker);
+        with_retries(store, stop.as_deref(), Some(worker), what, || step(self))
+    }
+
+    /// Connects again when `e` says the connection was lost.
+    fn mend(&mut self, e: &Error) {
+        mend(self.store, e, Some(self.worker));
+    }
+
+    /// `Ok` for a transient error (logged at debug, the connection mended),
+    /// the error otherwise.
+    fn transient_or(&mut self, e: Error, what: &str) -> Result<(), Error> {
+        if !e.is_transient() {
+            return Err(e);
+        }
+        tracing::debug!(worker = self.worker, "{what}: {e}; later");
+        self.mend(&e);
         Ok(())
     }
 
@@ -557,6 +553,13 @@ impl Run<'_> {
         self.known.job(self.store, self.sandbox, claimed)
     }
 
+    /// Starts `job`, which the worker now holds until its result is
+    /// committed or it is given back.
+    fn start(&self, in_play: &mut InPlay, job: Job) {
+        self.holds.hold(job.claimed.ladder, job.claimed.index);
+        in_play.start(job);
+    }
+
     /// The least served ladder to claim from, among those that had work
     /// when last asked and that this worker can play.
     fn next_ladder(&mut self) -> Result<Option<i64>, Error> {
@@ -571,9 +574,9 @@ impl Run<'_> {
     }
 
     /// A played match's result, to be committed; `None` for a match that
-    /// was not played or not finished (the worker is stopping) or that the host could not
-    /// play (it goes back to the queue at once; after a few such attempts
-    /// it is void).
+    /// was not played or not finished (the worker is stopping) or that the
+    /// host could not play: it goes back to the queue at once (after a few
+    /// such attempts it is void).
     fn finished_match(&mut self, played: Played) -> Result<Option<Finished>, Error> {
         match played.outcome {
             None => Ok(None),
@@ -588,9 +591,14 @@ impl Run<'_> {
                     index = played.index,
                     "cannot play the match, it goes back to the queue: {e}"
                 );
-                self.store
+                // When the database is away, its lease runs out instead.
+                let released = self
+                    .store
                     .queue()
-                    .release(self.worker, played.ladder, played.index)?;
+                    .release(self.worker, played.ladder, played.index);
+                if let Err(e) = released {
+                    self.transient_or(e.into(), "give the match back")?;
+                }
                 Ok(None)
             }
         }
@@ -602,11 +610,11 @@ impl Run<'_> {
     /// jobs claimed.
     fn commit(
         &mut self,
-        finished: Vec<Finished>,
+        finished: &[Finished],
         want: usize,
         on_progress: &mut impl FnMut(&Progress),
     ) -> Result<Vec<Job>, Error> {
-        let mut by_ladder: BTreeMap<i64, Vec<Finished>> = BTreeMap::new();
+        let mut by_ladder: BTreeMap<i64, Vec<&Finished>> = BTreeMap::new();
         for f in finished {
             by_ladder.entry(f.ladder).or_default().push(f);
         }
@@ -672,100 +680,5 @@ impl Run<'_> {
                 tracing::warn!(ladder, index, "{verdict}");
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_least_served_ladder_goes_first_and_newcomers_start_level() {
-        let ms = Duration::from_millis;
-        let t0 = Instant::now();
-        let mut share = FairShare::default();
-        share.level(vec![1, 2], t0);
-        assert_eq!(share.order(), [1, 2], "level at the start: by id");
-        share.spend(1, ms(2000));
-        share.spend(2, ms(10));
-        assert_eq!(share.order(), [2, 1], "a long match puts its ladder behind");
-        for _ in 0..250 {
-            share.spend(2, ms(10));
-        }
-        assert_eq!(share.order(), [1, 2], "enough short matches pass it");
-        // Ladder 3 arrives: level with the least served that kept work (1,
-        // at 2 s), not at zero, which would give it every thread.
-        share.level(vec![1, 2, 3], t0 + ms(100));
-        assert_eq!(share.spent[&3], ms(2000));
-        // Ladder 2 is without work for a moment, and comes back: it keeps
-        // what it is owed.
-        share.level(vec![1, 3], t0 + ms(200));
-        share.spend(1, ms(3000));
-        share.spend(3, ms(3000));
-        share.level(vec![1, 2, 3], t0 + ms(400));
-        assert_eq!(share.spent[&2], ms(2510), "not levelled");
-        assert_eq!(share.order()[0], 2, "owed the most, it goes first");
-        // Ladder 2 has no work for a while, and comes back: level with
-        // the others.
-        share.level(vec![1, 3], t0 + ms(500));
-        share.spend(1, ms(2000));
-        share.spend(3, ms(2000));
-        share.level(vec![1, 3], t0 + ms(5500));
-        share.level(vec![1, 2, 3], t0 + ms(6000));
-        assert_eq!(share.spent[&2], ms(7000), "back level with the others");
-    }
-
-    /// Plays `rounds` matches of `took` each, always on the least served
-    /// ladder; the time each ladder got.
-    fn play(share: &mut FairShare, rounds: usize, took: Duration) -> BTreeMap<i64, Duration> {
-        let mut got = BTreeMap::new();
-        for _ in 0..rounds {
-            let id = share.order()[0];
-            share.spend(id, took);
-            *got.entry(id).or_insert(Duration::ZERO) += took;
-        }
-        got
-    }
-
-    #[test]
-    fn challenges_take_their_share_of_the_time_when_ladders_of_both_kinds_have_work() {
-        let ms = Duration::from_millis;
-        // Two ordinary ladders (1, 2) and a challenge's (3), a quarter for it.
-        let mut share = FairShare {
-            challenges: vec![3],
-            share: 0.25,
-            ..FairShare::default()
-        };
-        share.level(vec![1, 2, 3], Instant::now());
-        let got = play(&mut share, 1000, ms(10));
-        assert_eq!(got[&3], ms(2500), "a quarter: {got:?}");
-        assert_eq!((got[&1], got[&2]), (ms(3750), ms(3750)), "{got:?}");
-        // Two challenges share the half the operator gives them.
-        let mut share = FairShare {
-            challenges: vec![3, 4],
-            share: 0.5,
-            ..FairShare::default()
-        };
-        share.level(vec![1, 3, 4], Instant::now());
-        let got = play(&mut share, 1000, ms(10));
-        assert_eq!((got[&1], got[&3], got[&4]), (ms(5000), ms(2500), ms(2500)));
-        // Challenges alone (or ordinary ladders alone) share evenly.
-        let mut share = FairShare {
-            challenges: vec![3, 4],
-            share: 0.1,
-            ..FairShare::default()
-        };
-        share.level(vec![3, 4], Instant::now());
-        let got = play(&mut share, 100, ms(10));
-        assert_eq!((got[&3], got[&4]), (ms(500), ms(500)));
-        // A share of nothing: challenges wait until nothing else has work.
-        let mut share = FairShare {
-            challenges: vec![3],
-            share: 0.0,
-            ..FairShare::default()
-        };
-        share.level(vec![1, 3], Instant::now());
-        assert_eq!(play(&mut share, 50, ms(10)).get(&3), None);
-        assert_eq!(share.order(), [1, 3], "still claimable, last");
     }
 }

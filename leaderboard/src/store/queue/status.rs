@@ -106,19 +106,19 @@ impl LadderStatus {
 impl Queue<'_> {
     /// The index before which every match of the ladder is done.
     pub fn finished_prefix(&self, ladder: i64) -> Result<u32, StoreError> {
-        let first_open = self.conn.rows(
-            "SELECT min(idx) FROM matches WHERE ladder_id = $1 AND done = 0",
-            vals![ladder],
-            |r| r.opt_i64(0),
-        )?;
-        match first_open.first().copied().flatten() {
-            Some(idx) => Ok(idx as u32),
-            None => Ok(self.conn.rows(
-                "SELECT count(*) FROM matches WHERE ladder_id = $1",
+        // One statement, so one snapshot: read in two, a scheduler's
+        // append between them would move the end past matches not yet
+        // played, and rating would skip them.
+        Ok(self
+            .conn
+            .row(
+                "SELECT coalesce(
+                   (SELECT CAST(min(idx) AS BIGINT) FROM matches WHERE ladder_id = $1 AND done = 0),
+                   (SELECT count(*) FROM matches WHERE ladder_id = $1))",
                 vals![ladder],
                 |r| r.u32(0),
-            )?[0]),
-        }
+            )?
+            .unwrap_or(0))
     }
 
     /// What the scheduler of a continuous ladder needs to know: the

@@ -6,7 +6,9 @@
 //! `workers.stopped` says how a worker ended: 0 it has not (it is live, or
 //! gone without a word: its heartbeats stopped), 1 it stopped itself
 //! (SIGTERM, its work done), 2 a worker of its host found its process gone
-//! (killed, crashed) and released its leases.
+//! (killed) and released its leases, 3 it ended on an error (crashed),
+//! kept in `workers.error`. Rows of workers gone for over a day
+//! ([`PRUNE_AFTER`]) are deleted as a new worker registers.
 
 use super::{ms, Queue};
 use crate::store::db::{vals, DbError, Row};
@@ -30,6 +32,11 @@ pub const GONE_AFTER_HEARTBEATS: i64 = 2;
 const STOPPED_ITSELF: i64 = 1;
 /// `workers.stopped` of a worker whose process a worker of its host found gone.
 const FOUND_DEAD: i64 = 2;
+/// `workers.stopped` of a worker that ended on an error.
+const CRASHED: i64 = 3;
+
+/// How long the row of a worker not heard from is kept.
+pub const PRUNE_AFTER: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// SQL: the worker of the row has sent a heartbeat within
 /// [`GONE_AFTER_HEARTBEATS`] of its intervals, by the database's clock
@@ -46,6 +53,8 @@ pub enum WorkerState {
     Live,
     /// It stopped itself: a signal, or its work was done.
     Stopped,
+    /// It ended on an error ([`WorkerInfo::crashed`] says which).
+    Crashed,
     /// Gone: its heartbeats stopped (a lost machine, a frozen process);
     /// its leases end a lease after the last one.
     NoHeartbeat,
@@ -78,6 +87,8 @@ pub struct WorkerInfo {
     pub stopped: bool,
     /// A worker of its host found its process gone (killed, crashed).
     pub found_dead: bool,
+    /// It ended on this error.
+    pub crashed: Option<String>,
 }
 
 impl WorkerInfo {
@@ -104,6 +115,8 @@ impl WorkerInfo {
     pub fn state(&self, now: i64) -> WorkerState {
         if self.stopped {
             WorkerState::Stopped
+        } else if self.crashed.is_some() {
+            WorkerState::Crashed
         } else if self.found_dead {
             WorkerState::ProcessGone
         } else if self.is_late(now) {
@@ -157,10 +170,14 @@ pub(super) fn worker_info(r: &Row) -> Result<WorkerInfo, DbError> {
         lease_ms: r.i64(10)?,
         stopped: r.i64(11)? == STOPPED_ITSELF,
         found_dead: r.i64(11)? == FOUND_DEAD,
+        crashed: match r.i64(11)? {
+            CRASHED => Some(r.opt_text(12)?.unwrap_or_default()),
+            _ => None,
+        },
     })
 }
 
-pub(super) const WORKER_COLUMNS: &str = "id, host, pid, threads, ladder_id, ludus_version, wasmtime_version, started_at, last_seen, played, lease_ms, stopped";
+pub(super) const WORKER_COLUMNS: &str = "id, host, pid, threads, ladder_id, ludus_version, wasmtime_version, started_at, last_seen, played, lease_ms, stopped, error";
 
 impl Queue<'_> {
     /// Records a new worker of this process and returns its id.
@@ -173,6 +190,13 @@ impl Queue<'_> {
         let host = this_host();
         let mine = Needs::of_this_build(0);
         self.conn.write(|db| {
+            // The rows of workers long gone go, unless they still hold a
+            // lease (none should, by then).
+            db.execute(
+                "DELETE FROM workers WHERE last_seen < {now} - $1
+                   AND NOT EXISTS (SELECT 1 FROM matches WHERE lease_owner = workers.id)",
+                vals![ms(PRUNE_AFTER)],
+            )?;
             db.query_opt(
                 "INSERT INTO workers (host, pid, threads, ladder_id, lease_ms, ludus_version, wasmtime_version, started_at, last_seen)
                  VALUES ($1, $2, $3, $4, $5, $6, $7, {now}, {now}) RETURNING id",
@@ -259,29 +283,67 @@ impl Queue<'_> {
             .next())
     }
 
-    /// The worker's heartbeat: it is alive, and its leases run for `lease`
+    /// The worker's heartbeat: it is alive, and the leases of the matches
+    /// it `holds` (plays, or has a result of to commit) run for `lease`
     /// more from now. Returns how many leases it renewed. A worker taken
     /// for dead that still beats (frozen for a while, then resumed) is live
     /// again; the leases released meanwhile stay released; a worker that
-    /// stopped stays stopped.
+    /// stopped (or crashed) stays so.
+    ///
+    /// Only the matches named are renewed, not every match leased to the
+    /// worker: a result the worker took for committed may have been lost
+    /// (PostgreSQL commits the queue's transactions without waiting for
+    /// the disk, and a crash loses the last ones), and its match, still
+    /// leased to the worker, must come back to the queue when its lease
+    /// ends rather than be held for as long as the worker lives.
     ///
     /// It is sent from a connection of its own beside the worker's commits
     /// (`worker::Heartbeat`), so it takes no lock a commit may wait for:
     /// two statements, each its own transaction, and the leases of matches
     /// a commit holds at that moment are skipped (PostgreSQL; the commit
     /// settles them itself), so the two never wait on each other's rows.
-    pub fn heartbeat(&self, worker: i64, lease: Duration) -> Result<u64, StoreError> {
+    pub fn heartbeat(
+        &self,
+        worker: i64,
+        lease: Duration,
+        holds: &[(i64, u32)],
+    ) -> Result<u64, StoreError> {
         self.conn.query(
-            "UPDATE workers SET last_seen = {now}, stopped = 0 WHERE id = $1 AND stopped <> 1",
+            "UPDATE workers SET last_seen = {now}, stopped = 0 WHERE id = $1 AND stopped NOT IN (1, 3)",
             vals![worker],
         )?;
+        if holds.is_empty() {
+            return Ok(0);
+        }
+        // Padded to a power of two with copies of the last (the same match
+        // named twice), so that few statements are prepared.
+        let padded: Vec<(i64, u32)> = holds
+            .iter()
+            .chain(std::iter::repeat(holds.last().expect("not empty")))
+            .take(holds.len().next_power_of_two())
+            .copied()
+            .collect();
+        let mut params = vals![worker, ms(lease)].to_vec();
+        let mut rows = Vec::with_capacity(padded.len());
+        for (k, (ladder, index)) in padded.iter().enumerate() {
+            rows.push(format!(
+                "(CAST(${} AS {{int}}), CAST(${} AS {{int}}))",
+                3 + 2 * k,
+                4 + 2 * k
+            ));
+            params.extend(vals![*ladder, *index].iter().cloned());
+        }
         let renewed = self.conn.query(
-            "UPDATE matches SET lease_until = {now} + $2
-             WHERE (ladder_id, idx) IN (
-                 SELECT ladder_id, idx FROM matches
-                 WHERE lease_owner = $1 AND (done = 0 OR verify = 1) {skip_locked})
-             RETURNING idx",
-            vals![worker, ms(lease)],
+            &format!(
+                "UPDATE matches SET lease_until = {{now}} + $2
+                 WHERE (ladder_id, idx) IN (
+                     SELECT ladder_id, idx FROM matches
+                     WHERE lease_owner = $1 AND (done = 0 OR verify = 1)
+                       AND (ladder_id, idx) IN (VALUES {}) {{skip_locked}})
+                 RETURNING idx",
+                rows.join(", ")
+            ),
+            &params,
         )?;
         Ok(renewed.len() as u64)
     }
@@ -289,6 +351,20 @@ impl Queue<'_> {
     /// The worker stops: the leases it still holds are released, their
     /// claims not counted as attempts, and it is recorded as stopped.
     pub fn stop_worker(&self, worker: i64) -> Result<(), StoreError> {
+        self.end_worker(worker, None)
+    }
+
+    /// The worker ended on `error`: as [`Queue::stop_worker`], recorded as
+    /// crashed, with the error.
+    pub fn crash_worker(&self, worker: i64, error: &str) -> Result<(), StoreError> {
+        self.end_worker(worker, Some(error))
+    }
+
+    fn end_worker(&self, worker: i64, error: Option<&str>) -> Result<(), StoreError> {
+        let state = match error {
+            None => STOPPED_ITSELF,
+            Some(_) => CRASHED,
+        };
         self.conn.write(|db| {
             db.execute(
                 "UPDATE matches SET lease_owner = NULL, lease_until = NULL,
@@ -297,8 +373,8 @@ impl Queue<'_> {
                 vals![worker],
             )?;
             db.execute(
-                "UPDATE workers SET stopped = $2, last_seen = {now} WHERE id = $1",
-                vals![worker, STOPPED_ITSELF],
+                "UPDATE workers SET stopped = $2, error = $3, last_seen = {now} WHERE id = $1",
+                vals![worker, state, error],
             )?;
             Ok(())
         })

@@ -1,0 +1,156 @@
+//! `ludus ladder check` and `ludus ladder repair`: the database's
+//! invariants, checked read-only and printed, and the ratings that do not
+//! hold re-rated ([`ludus_leaderboard::integrity`]).
+
+use anyhow::{bail, Result};
+use ludus_leaderboard::integrity::{self, CheckOptions, Invariant, Repair, Report, Which};
+use ludus_leaderboard::store::{Location, Store};
+use std::io::Write;
+
+/// How `ladder check` prints its report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CheckFormat {
+    /// Every ladder's invariants with their figures and `ok` or their
+    /// violations, then a one-line verdict.
+    Text,
+    /// One JSON object: `{"ladders":[{"ladder","game","kind","invariants":
+    /// [{"name","checked","violations"}],"rating_lag"}],"violations"}`.
+    Json,
+}
+
+/// The ladders `--ladder`, `--game` and `--all` name: every ladder when
+/// none is given.
+pub fn which(ladder: Option<i64>, game: Option<String>, all: bool) -> Result<Which> {
+    Ok(match (ladder, game, all) {
+        (Some(id), None, false) => Which::Ladder(id),
+        (None, Some(game), false) => Which::Game(game),
+        (None, None, _) => Which::All,
+        _ => bail!("give one of --ladder N, --game GAME and --all"),
+    })
+}
+
+/// `ludus ladder check`: prints the report; exits 1 when an invariant
+/// does not hold (0 when every one does).
+pub fn check(which: Which, bytes: bool, format: CheckFormat, db: &Location) -> Result<()> {
+    let store = Store::connect_existing(db)?;
+    let report = integrity::check(&store, &which, CheckOptions { bytes })?;
+    let mut out = std::io::stdout().lock();
+    match format {
+        CheckFormat::Json => writeln!(out, "{}", serde_json::to_string(&report)?)?,
+        CheckFormat::Text => write_text(&mut out, &report)?,
+    }
+    out.flush()?;
+    if !report.holds() {
+        // The verdict is printed: no error line besides it.
+        std::process::exit(1);
+    }
+    Ok(())
+}
+
+fn write_invariant(out: &mut impl Write, indent: &str, i: &Invariant) -> Result<()> {
+    let state = match i.violated {
+        0 => "ok".to_string(),
+        1 => "1 violation".to_string(),
+        n => format!("{n} violations"),
+    };
+    let figure = format!("{} {}", i.checked, i.unit);
+    writeln!(out, "{indent}{:<13} {figure:<22} {state}", i.name)?;
+    for v in &i.violations {
+        writeln!(out, "{indent}  {v}")?;
+    }
+    Ok(())
+}
+
+fn write_text(out: &mut impl Write, report: &Report) -> Result<()> {
+    for l in &report.ladders {
+        let season = l
+            .season
+            .as_deref()
+            .map(|s| format!(" ({s})"))
+            .unwrap_or_default();
+        writeln!(
+            out,
+            "ladder {}: {} {}{season}, {} matches; finished prefix {}, rated through {}, rating lag {}",
+            l.ladder, l.game, l.kind, l.matches, l.finished_prefix, l.rated_through, l.rating_lag
+        )?;
+        for i in &l.invariants {
+            write_invariant(out, "  ", i)?;
+        }
+        for note in &l.notes {
+            writeln!(out, "  note: {note}")?;
+        }
+    }
+    if let Some(bots) = &report.bots {
+        write_invariant(out, "", bots)?;
+    }
+    let ladders = match report.ladders.len() {
+        1 => "1 ladder".to_string(),
+        n => format!("{n} ladders"),
+    };
+    if report.holds() {
+        writeln!(
+            out,
+            "verdict: ok, every invariant holds over {ladders} (read in {:.2} s)",
+            report.seconds
+        )?;
+    } else {
+        let mut by_name: Vec<(&str, u64)> = Vec::new();
+        for i in report
+            .ladders
+            .iter()
+            .flat_map(|l| l.invariants.iter())
+            .chain(report.bots.iter())
+            .filter(|i| i.violated > 0)
+        {
+            match by_name.iter_mut().find(|(n, _)| *n == i.name) {
+                Some((_, count)) => *count += i.violated,
+                None => by_name.push((i.name, i.violated)),
+            }
+        }
+        let which: Vec<String> = by_name.iter().map(|(n, c)| format!("{n} {c}")).collect();
+        writeln!(
+            out,
+            "verdict: VIOLATED, {} over {ladders} ({}); `ludus ladder repair` re-rates the ladders whose ratings do not hold",
+            match report.violations {
+                1 => "1 violation".to_string(),
+                n => format!("{n} violations"),
+            },
+            which.join(", ")
+        )?;
+    }
+    Ok(())
+}
+
+/// `ludus ladder repair`: re-rates the ladders whose ratings do not hold,
+/// and says what it did to each.
+pub fn repair(which: Which, db: &Location) -> Result<()> {
+    let store = Store::connect_existing(db)?;
+    let done = integrity::repair(&store, &which)?;
+    let mut rerated = 0;
+    for r in &done {
+        let ladder = format!("ladder {} ({} {})", r.ladder, r.game, r.kind);
+        match &r.action {
+            Repair::Unrated => println!("{ladder}: a challenge's, never rated: nothing to re-rate"),
+            Repair::Consistent { rated_through } => println!(
+                "{ladder}: its ratings hold (over the matches before {rated_through}): left as they are"
+            ),
+            Repair::Rerated {
+                from,
+                was,
+                now,
+                why,
+            } => {
+                rerated += 1;
+                println!(
+                    "{ladder}: re-rated from match {from} (the ratings covered the matches before {was}, now those before {now}): {}",
+                    why.join("; ")
+                );
+            }
+        }
+    }
+    println!(
+        "{rerated} of {} ladders re-rated; `ludus ladder check` checks them (a repair re-rates: it mends no schedule, result or count of scheduled matches)",
+        done.len()
+    );
+    Ok(())
+}

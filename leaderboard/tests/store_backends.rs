@@ -38,6 +38,8 @@ on_both!(
     a_different_second_result_is_an_integrity_event_and_verification_keeps_the_right_one,
     a_verification_that_agrees_with_the_second_result_replaces_the_kept_one,
     ratings_cover_only_the_finished_prefix,
+    the_upload_quota_is_never_overrun_by_uploads_at_the_same_moment,
+    a_crashed_worker_keeps_its_error_and_workers_gone_a_day_are_pruned,
     a_heartbeat_renews_the_matches_its_worker_holds_and_no_other,
     the_finished_prefix_never_runs_past_a_match_appended_as_it_is_read,
     a_stopped_worker_gives_back_its_matches_without_spending_an_attempt,
@@ -1575,5 +1577,83 @@ fn a_heartbeat_renews_the_matches_its_worker_holds_and_no_other(db: Db) {
         indices(&store.queue().claim(other, id, 3, SHORT).unwrap()),
         vec![1],
         "the match it no longer holds came back to the queue"
+    );
+}
+
+/// Uploads of one account at the same moment, on any number of
+/// connections (servers): the quota is checked and counted in one
+/// transaction that holds the account's row, so exactly the quota's
+/// number are counted, never more. (Checked in one statement and counted
+/// in another, eight concurrent uploads on PostgreSQL recorded 55 of 50.)
+fn the_upload_quota_is_never_overrun_by_uploads_at_the_same_moment(db: Db) {
+    let store = db.store();
+    let account = store
+        .accounts()
+        .add("q", &sha(b"token"), false, NOW)
+        .unwrap()
+        .expect("a new account");
+    const MOST: u32 = 5;
+    let counted: u32 = std::thread::scope(|scope| {
+        let tries: Vec<_> = (0..8)
+            .map(|_| {
+                let location = db.location();
+                scope.spawn(move || {
+                    let store = Store::connect(&location).unwrap();
+                    (0..3)
+                        .filter(|_| {
+                            store
+                                .accounts()
+                                .count_upload(account, 1_000, 0, MOST)
+                                .unwrap()
+                        })
+                        .count() as u32
+                })
+            })
+            .collect();
+        tries.into_iter().map(|t| t.join().unwrap()).sum()
+    });
+    assert_eq!(counted, MOST, "24 tries, {MOST} counted");
+    assert_eq!(
+        db.raw(&format!(
+            "SELECT count(*) FROM uploads WHERE account_id = {account}"
+        )),
+        MOST.to_string()
+    );
+}
+
+/// A worker that ended on an error is shown crashed, with the error, not
+/// stopped; a late heartbeat does not make it live again. The rows of
+/// workers not heard from for a day go as a new worker registers, unless
+/// they still hold a lease.
+fn a_crashed_worker_keeps_its_error_and_workers_gone_a_day_are_pruned(db: Db) {
+    use ludus_leaderboard::store::WorkerState;
+    let mut store = db.store();
+    let id = ladder(&mut store, 2);
+    let crashed = store.queue().register_worker(1, Some(id), LEASE).unwrap();
+    store
+        .queue()
+        .crash_worker(crashed, "the bot store is damaged")
+        .unwrap();
+    store.queue().heartbeat(crashed, LEASE, &[]).unwrap();
+    let s = store.queue().status(id).unwrap();
+    let w = s.workers.iter().find(|w| w.id == crashed).unwrap();
+    assert_eq!(w.state(s.now), WorkerState::Crashed);
+    assert_eq!(w.crashed.as_deref(), Some("the bot store is damaged"));
+    assert!(!w.stopped);
+    // Two workers of long ago: one holds a lease still, one nothing.
+    let old = store.queue().register_worker(1, Some(id), LEASE).unwrap();
+    let holding = store.queue().register_worker(1, Some(id), LEASE).unwrap();
+    store.queue().claim(holding, id, 1, LEASE).unwrap();
+    db.raw(&format!(
+        "UPDATE workers SET last_seen = last_seen - 90000000 WHERE id IN ({old}, {holding})"
+    ));
+    store.queue().register_worker(1, Some(id), LEASE).unwrap();
+    let left = db.raw(&format!(
+        "SELECT count(*) FROM workers WHERE id IN ({old}, {holding}, {crashed})"
+    ));
+    assert_eq!(left, "2", "the one without a lease is gone");
+    assert_eq!(
+        db.raw(&format!("SELECT count(*) FROM workers WHERE id = {old}")),
+        "0"
     );
 }

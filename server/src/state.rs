@@ -159,6 +159,30 @@ impl Drop for Inner {
     }
 }
 
+/// How long a server that starts waits for a database that is restarting
+/// or out of reach before it gives up.
+pub const WAIT_FOR_THE_DATABASE: Duration = Duration::from_secs(60);
+
+/// Connects to `db`, waiting up to [`WAIT_FOR_THE_DATABASE`] while the
+/// failure is one that trying again mends (a database restarting, out of
+/// reach for a moment), as workers do: a server started again beside a
+/// restarting database comes up with it instead of exiting.
+fn connect_waiting(db: &Location) -> Result<Store, StoreError> {
+    // Wall-clock time only paces the tries.
+    let start = std::time::Instant::now();
+    let mut wait = Duration::from_millis(100);
+    loop {
+        match Store::connect(db) {
+            Err(e) if e.is_transient() && start.elapsed() < WAIT_FOR_THE_DATABASE => {
+                pool::outage_warning(&format!("waiting for the database: {e}"));
+                std::thread::sleep(wait);
+                wait = (wait * 2).min(Duration::from_secs(5));
+            }
+            other => return other,
+        }
+    }
+}
+
 impl AppState {
     /// Opens (or creates) the database and the sandbox; refuses game
     /// configs that a game or an existing ladder does not take.
@@ -168,7 +192,7 @@ impl AppState {
         let share = config.challenge_share;
         let (store, sandbox) = tokio::task::spawn_blocking(move || {
             // Made or migrated here, once; the pool's connections find it so.
-            let store = Store::connect(&db)?;
+            let store = connect_waiting(&db)?;
             continuous.check_game_configs(&store)?;
             if let Some(share) = share {
                 store.settings().set_challenge_share(share)?;

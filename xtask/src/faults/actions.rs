@@ -3,11 +3,11 @@
 //! frozen server: uploads, candidates and challenges, seasons, pauses, the
 //! `sqlite3` reader, the quota burst, and PostgreSQL's restarts.
 
-use super::client::{self, Answer};
-use super::db::Db;
-use super::journal::{Hold, OpRecord, UploadRecord};
-use super::schedule::{bot_name, GAMES};
-use super::Ctx;
+use crate::faults::client::{self, Answer};
+use crate::faults::ctx::Ctx;
+use crate::faults::db::Db;
+use crate::faults::journal::{Hold, OpRecord, UploadRecord};
+use crate::faults::schedule::{bot_name, GAMES};
 use sha2::{Digest, Sha256};
 use std::time::Duration;
 
@@ -239,7 +239,7 @@ pub fn command(ctx: &Ctx, fault: Option<usize>, args: &[&str]) -> bool {
     let (ok, detail) = match ctx.ludus(&all, Duration::from_secs(90)) {
         Ok(o) if o.success() => (
             true,
-            super::procs::tail_lines(&o.stdout, 1)
+            crate::faults::procs::tail_lines(&o.stdout, 1)
                 .first()
                 .cloned()
                 .unwrap_or_default(),
@@ -289,7 +289,7 @@ pub fn sqlite_reader(ctx: &Ctx, fault: usize) {
     let at = ctx.journal.now();
     let mut cmd = std::process::Command::new("sqlite3");
     cmd.arg(&file).arg("SELECT count(*) FROM results");
-    let (ok, detail) = match super::procs::run_command(&mut cmd, Duration::from_secs(30)) {
+    let (ok, detail) = match crate::faults::procs::run_command(&mut cmd, Duration::from_secs(30)) {
         Ok(o) if o.success() => (true, format!("{} results", o.stdout.trim())),
         Ok(o) => (false, o.describe()),
         Err(e) => (false, e),
@@ -367,19 +367,19 @@ pub fn restart_postgres(ctx: &Ctx, fault: usize, immediate: bool) {
 }
 
 /// SIGSTOP of worker `worker` at a moment it holds a lock in PostgreSQL
-/// ([`AIM_SECS`](super::schedule::AIM_SECS) at most spent waiting for
+/// ([`AIM_SECS`](crate::faults::schedule::AIM_SECS) at most spent waiting for
 /// one), SIGCONT `frozen` later.
 pub fn freeze_holding(ctx: &Ctx, fault: usize, worker: usize, frozen: Duration) {
     let Db::Postgres { url, psql } = &ctx.db else {
         return ctx.journal.end_fault(fault, "no PostgreSQL in this shape");
     };
     let proc = ctx.workers[worker];
-    let aimed = super::aim::freeze_holding(
+    let aimed = crate::faults::aim::freeze_holding(
         psql,
         url,
         || ctx.fleet.pid(proc),
         |on| ctx.fleet.freeze(proc, on),
-        Duration::from_secs_f64(super::schedule::AIM_SECS),
+        Duration::from_secs_f64(crate::faults::schedule::AIM_SECS),
     );
     let aimed = match aimed {
         Ok(a) => a,

@@ -41,7 +41,7 @@ impl Session {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
-        super::procs::guard(&mut cmd);
+        crate::faults::procs::guard(&mut cmd);
         let mut child = cmd.spawn().map_err(|e| format!("cannot run psql: {e}"))?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
@@ -93,7 +93,7 @@ impl Session {
 
 impl Drop for Session {
     fn drop(&mut self) {
-        super::procs::signal_group(self.child.id(), libc::SIGKILL);
+        crate::faults::procs::signal_group(self.child.id(), libc::SIGKILL);
         let _ = self.child.wait();
     }
 }

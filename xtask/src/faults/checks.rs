@@ -6,11 +6,11 @@
 //! processes' ends, the answers to what was asked while nothing disturbed
 //! it, the logs, and the SQLite file's integrity.
 
-use super::journal::{Hold, UploadRecord};
-use super::monitor::{self, Sample};
-use super::procs::Cause;
-use super::schedule::Shape;
-use super::Ctx;
+use crate::faults::ctx::Ctx;
+use crate::faults::journal::{Hold, UploadRecord};
+use crate::faults::monitor::{self, Sample};
+use crate::faults::procs::Cause;
+use crate::faults::schedule::Shape;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 use sha2::{Digest, Sha256};
@@ -153,7 +153,7 @@ fn ladder_check(ctx: &Ctx) -> Option<Vec<Invariant>> {
     if total != listed || o.success() != (total == 0) {
         whole.violations.push(format!(
             "`ludus ladder check` says {total} violations and exits {}, its invariants list {listed}",
-            o.status.map_or("without a status".into(), super::procs::describe_status)
+            o.status.map_or("without a status".into(), crate::faults::procs::describe_status)
         ));
     }
     let mut out = vec![whole];
@@ -675,7 +675,7 @@ fn answers(ctx: &Ctx, samples: &[Sample]) -> Invariant {
                 u.name,
                 u.server,
                 ctx.journal.show(u.at),
-                super::client::Answer {
+                crate::faults::client::Answer {
                     status: u.status,
                     body: u.body.clone()
                 }
@@ -742,7 +742,7 @@ fn logs(ctx: &Ctx) -> Invariant {
     for (name, out, err, _) in ctx.fleet.files() {
         for file in [out, err] {
             inv.checked += 1;
-            let text = super::procs::read_from(&file, 0);
+            let text = crate::faults::procs::read_from(&file, 0);
             for sign in SIGNS {
                 let hits: Vec<&str> = text.lines().filter(|l| l.contains(sign)).collect();
                 if let Some(first) = hits.first() {

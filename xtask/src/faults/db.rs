@@ -3,7 +3,7 @@
 //! line once no process writes the file (while the server writes, the
 //! harness opens it only as the `sqlite3` reader fault does).
 
-use super::procs::run_command;
+use crate::faults::procs::run_command;
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;

@@ -5,10 +5,10 @@
 //! server starting again). A stall is a time during which no result was
 //! added while a worker could play.
 
-use super::db::Db;
-use super::journal::{Hold, Journal};
-use super::procs::{Fleet, Role};
-use super::schedule::Shape;
+use crate::faults::db::Db;
+use crate::faults::journal::{Hold, Journal};
+use crate::faults::procs::{Fleet, Role};
+use crate::faults::schedule::Shape;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -42,8 +42,10 @@ impl Counter {
                     .ok_or_else(|| format!("no counts in {rows:?}"))
             }
             Counter::Metrics(url) => {
-                let text =
-                    super::client::get_text(&format!("{url}/metrics"), Duration::from_secs(2))?;
+                let text = crate::faults::client::get_text(
+                    &format!("{url}/metrics"),
+                    Duration::from_secs(2),
+                )?;
                 let sum = |family: &str| -> Option<i64> {
                     let mut sum = 0i64;
                     let mut seen = false;

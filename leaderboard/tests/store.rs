@@ -280,35 +280,25 @@ fn sqlite3_opening_and_closing_the_live_database_loses_no_acknowledged_write() {
     }
     // Seen by a new connection while the others are open (another process,
     // the operator's backup), and again after they closed.
-    let while_open = Store::open(&path).unwrap();
-    let stored_while_open: Vec<String> = while_open
-        .bots()
-        .latest("planet-wars")
-        .unwrap()
-        .into_iter()
-        .map(|b| b.sha256)
-        .collect();
-    for sha in &acknowledged {
-        assert!(
-            stored_while_open.contains(sha),
-            "acknowledged {sha} is missing for a new connection: {stored_while_open:?}"
-        );
-    }
-    drop((first, second, while_open));
-    let after = Store::open(&path).unwrap();
-    let stored: Vec<String> = after
-        .bots()
-        .latest("planet-wars")
-        .unwrap()
-        .into_iter()
-        .map(|b| b.sha256)
-        .collect();
-    for sha in &acknowledged {
-        assert!(
-            stored.contains(sha),
-            "acknowledged {sha} is missing: {stored:?}"
-        );
-    }
+    let all_found = |when: &str| {
+        let stored: Vec<String> = Store::open(&path)
+            .unwrap()
+            .bots()
+            .latest("planet-wars")
+            .unwrap()
+            .into_iter()
+            .map(|b| b.sha256)
+            .collect();
+        for sha in &acknowledged {
+            assert!(
+                stored.contains(sha),
+                "acknowledged {sha} is missing {when}: {stored:?}"
+            );
+        }
+    };
+    all_found("while Ludus's connections are open");
+    drop((first, second));
+    all_found("after they closed");
     let o = std::process::Command::new("sqlite3")
         .arg(&path)
         .arg("PRAGMA integrity_check;")

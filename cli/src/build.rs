@@ -11,7 +11,30 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-pub fn build_bot(source: &Path, out: Option<PathBuf>, kaggle: Option<KaggleGame>) -> Result<()> {
+#[derive(clap::Args)]
+pub struct BuildBotArgs {
+    /// The bot's source: bot.py, bot.c, or a Kaggle submission (main.py,
+    /// its folder, or a .tar.gz with main.py at its root).
+    source: PathBuf,
+    /// Where to write the .wasm (default: the source's name with .wasm,
+    /// in the current folder: bot.py gives bot.wasm).
+    #[arg(short, long)]
+    out: Option<PathBuf>,
+    /// Build a Kaggle agent (its last function, called as
+    /// `agent(obs, config)`) for this game. Without it, a .py file that
+    /// defines `agent` and no `act` is a Kaggle agent, and so is a folder
+    /// or .tar.gz; the game is the one whose helpers it imports.
+    #[arg(long, value_name = "kore|halite")]
+    kaggle: Option<KaggleGame>,
+}
+
+impl BuildBotArgs {
+    pub fn run(self) -> Result<()> {
+        build_bot(&self.source, self.out, self.kaggle)
+    }
+}
+
+fn build_bot(source: &Path, out: Option<PathBuf>, kaggle: Option<KaggleGame>) -> Result<()> {
     let out = out.unwrap_or_else(|| ludus_host::build::wasm_name(source));
     let tools = ludus_host::build::default_tools_dir();
     let steps = Steps::new();

@@ -2,13 +2,13 @@
 //! (unrated matches against chosen opponents, a fixed count or an SPRT)
 //! and, with `--wait`, watches it to its end.
 
+use crate::league::{progress_bar, set_gauge, LLR_BAR};
 use anyhow::{Context, Result};
-use indicatif::{ProgressBar, ProgressStyle};
 use ludus_host::numbers::{fixed, signed};
 use ludus_leaderboard::challenge::{ChallengeState, ChallengeStatus, Test};
+use ludus_leaderboard::sprt::llr_gauge;
 use ludus_server::challenges::{NewChallenge, SprtBounds};
 use ludus_server::client;
-use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 #[derive(clap::Args)]
@@ -73,41 +73,45 @@ const POLL_EVERY: Duration = Duration::from_secs(1);
 /// How often `--wait` writes a line when stderr is not a terminal.
 const LINE_EVERY: Duration = Duration::from_secs(5);
 
-pub fn challenge(args: ChallengeArgs) -> Result<()> {
-    let asked = NewChallenge {
-        bot: args.bot.clone(),
-        version: None,
-        vs: (!args.vs.is_empty()).then(|| args.vs.clone()),
-        top: args.top,
-        games: args.games,
-        sprt: args.sprt.then_some(SprtBounds {
-            elo0: args.elo0,
-            elo1: args.elo1,
-            alpha: args.alpha,
-            beta: args.beta,
-        }),
-        max_games: args.max_games,
-        seed: args.seed.map(|s| s.to_string()),
-    };
-    let status = client::create_challenge(&args.server, &args.token, &asked)?;
-    let url = client::url(&args.server, &format!("/challenges/{}", status.id));
-    println!("challenge {}: {url}", status.id);
-    println!("{}", describe(&status));
-    if !args.wait {
-        return Ok(());
+impl ChallengeArgs {
+    /// `ludus challenge`: asks for it, and with `--wait` follows it to its
+    /// verdict.
+    pub fn run(self) -> Result<()> {
+        let asked = NewChallenge {
+            bot: self.bot.clone(),
+            version: None,
+            vs: (!self.vs.is_empty()).then(|| self.vs.clone()),
+            top: self.top,
+            games: self.games,
+            sprt: self.sprt.then_some(SprtBounds {
+                elo0: self.elo0,
+                elo1: self.elo1,
+                alpha: self.alpha,
+                beta: self.beta,
+            }),
+            max_games: self.max_games,
+            seed: self.seed.map(|s| s.to_string()),
+        };
+        let status = client::create_challenge(&self.server, &self.token, &asked)?;
+        let url = client::url(&self.server, &format!("/challenges/{}", status.id));
+        println!("challenge {}: {url}", status.id);
+        println!("{}", describe(&status));
+        if !self.wait {
+            return Ok(());
+        }
+        let end = watch(&self.server, status)?;
+        println!("{}", summary(&end));
+        if let Some(reason) = &end.ended_reason {
+            println!("ended: {reason}");
+        }
+        // The one line scripts read.
+        println!(
+            "verdict: {}",
+            end.verdict
+                .unwrap_or(ludus_leaderboard::challenge::Verdict::None)
+        );
+        Ok(())
     }
-    let end = watch(&args.server, status)?;
-    println!("{}", summary(&end));
-    if let Some(reason) = &end.ended_reason {
-        println!("ended: {reason}");
-    }
-    // The one line scripts read.
-    println!(
-        "verdict: {}",
-        end.verdict
-            .unwrap_or(ludus_leaderboard::challenge::Verdict::None)
-    );
-    Ok(())
 }
 
 /// What was asked, in a line.
@@ -167,30 +171,18 @@ fn summary(s: &ChallengeStatus) -> String {
     line
 }
 
-/// Positions of the progress bar.
-const GAUGE: u64 = 1000;
-
 /// Polls the challenge until it ends; its progress on stderr (a bar on a
 /// terminal: the LLR between its bounds for an SPRT, the games played of
 /// the count otherwise; lines every few seconds elsewhere).
 fn watch(server: &str, first: ChallengeStatus) -> Result<ChallengeStatus> {
-    let sprt = matches!(first.test, Test::Sprt(_));
-    let bar = std::io::stderr().is_terminal().then(|| {
-        let template = match sprt {
-            true => "H0 [{bar:24}] H1  {msg}  elapsed {elapsed}",
-            false => "[{bar:24}]  {msg}  elapsed {elapsed}",
-        };
-        let bar = ProgressBar::new(GAUGE);
-        bar.set_style(
-            ProgressStyle::with_template(template)
-                .expect("a valid template")
-                .progress_chars("=> "),
-        );
-        bar.set_position(if sprt { GAUGE / 2 } else { 0 });
-        bar.set_message("first games playing");
-        bar.enable_steady_tick(Duration::from_millis(500));
-        bar
-    });
+    let bar = match first.test {
+        Test::Sprt(_) => progress_bar(LLR_BAR, 0.5, "first games playing"),
+        Test::Games { .. } => progress_bar(
+            "[{bar:24}]  {msg}  elapsed {elapsed}",
+            0.0,
+            "first games playing",
+        ),
+    };
     let mut last_line = Instant::now();
     let mut status = first;
     while status.state == ChallengeState::Running {
@@ -198,12 +190,12 @@ fn watch(server: &str, first: ChallengeStatus) -> Result<ChallengeStatus> {
         status = client::challenge(server, status.id)
             .with_context(|| format!("cannot follow challenge {}", status.id))?;
         let at = match &status.sprt {
-            Some(s) => ((s.llr - s.lower) / (s.upper - s.lower)).clamp(0.0, 1.0),
+            Some(s) => llr_gauge(s.llr, (s.lower, s.upper)),
             None => f64::from(status.finished) / f64::from(status.max_games.max(1)),
         };
         match &bar {
             Some(bar) => {
-                bar.set_position((at * GAUGE as f64).round() as u64);
+                set_gauge(bar, at);
                 bar.set_message(summary(&status));
             }
             None if last_line.elapsed() >= LINE_EVERY => {

@@ -2,6 +2,7 @@
 //! run, and which games does it play?) and `submit` (store it for a game it
 //! plays). Both print the validation report of `ludus_host::check`.
 
+use crate::args::{DbArg, LimitArgs};
 use crate::columns::clip;
 use crate::findings::ReplayArg;
 use anyhow::{bail, Context, Result};
@@ -12,8 +13,78 @@ use ludus_leaderboard::submit::{self, SubmitError};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+#[derive(clap::Args)]
+pub struct CheckArgs {
+    /// The bot's .wasm file.
+    bot: PathBuf,
+    /// The game to validate the bot for (default: every game).
+    #[arg(long)]
+    game: Option<String>,
+    /// Fail (exit 1) when the game refused any of the bot's moves, as
+    /// on a fault: without it, refused moves are warnings.
+    #[arg(long)]
+    strict: bool,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+impl CheckArgs {
+    pub fn run(self) -> Result<()> {
+        check(
+            &self.bot,
+            self.game.as_deref(),
+            self.strict,
+            &self.limits.limits(),
+        )
+    }
+}
+
+#[derive(clap::Args)]
+pub struct SubmitArgs {
+    /// The bot's .wasm file (`ludus build-bot` makes one from source).
+    bot: PathBuf,
+    /// The name to store it under: a new name is a new bot, a name
+    /// already stored takes these bytes as its next version.
+    #[arg(long)]
+    name: String,
+    /// The game it plays (see `ludus games`); it must pass that game's
+    /// validation match.
+    #[arg(long)]
+    game: String,
+    #[command(flatten)]
+    db: DbArg,
+    /// A server's URL, e.g. http://127.0.0.1:8080.
+    #[arg(long, requires = "token")]
+    server: Option<String>,
+    /// Your API token on that server (`ludus user add` made it).
+    #[arg(long, env = "LUDUS_TOKEN", hide_env_values = true)]
+    token: Option<String>,
+    /// With --server: store it as a candidate, not entered in its
+    /// game's ladder until you promote it (it plays only your
+    /// challenges meanwhile).
+    #[arg(long, requires = "server")]
+    candidate: bool,
+}
+
+impl SubmitArgs {
+    /// `ludus submit`: into the database, or with `--server` to a server.
+    pub fn run(self) -> Result<()> {
+        match (self.server, self.token) {
+            (Some(server), Some(token)) => crate::serve::submit_remote(
+                &self.bot,
+                &self.name,
+                &self.game,
+                &server,
+                &token,
+                self.candidate,
+            ),
+            _ => submit(&self.bot, &self.name, &self.game, &self.db.db),
+        }
+    }
+}
+
 /// `strict`: refused moves fail the check, as faults do.
-pub fn check(path: &Path, game: Option<&str>, strict: bool, limits: &Limits) -> Result<()> {
+fn check(path: &Path, game: Option<&str>, strict: bool, limits: &Limits) -> Result<()> {
     if let Some(game) = game {
         ludus_engine::registry::info(game)?;
     }
@@ -173,7 +244,7 @@ fn print_failures_once<'a>(games: &'a [Validation], limits: &Limits) -> Option<&
     first
 }
 
-pub fn submit(path: &Path, name: &str, game: &str, db: &Location) -> Result<()> {
+fn submit(path: &Path, name: &str, game: &str, db: &Location) -> Result<()> {
     let wasm = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     let sandbox = Sandbox::new()?;
     let limits = Limits::default();
@@ -194,7 +265,13 @@ pub fn submit(path: &Path, name: &str, game: &str, db: &Location) -> Result<()> 
         print_warnings(v);
     }
     let store = Store::connect(db)?;
-    let s = admitted.store(&store, &ludus_leaderboard::clock::now_rfc3339(), false)?;
+    // The operator's: no account claims the name.
+    let s = admitted.store_for(
+        &store,
+        None,
+        &ludus_leaderboard::clock::now_rfc3339(),
+        false,
+    )?;
     let sha = ludus_host::short_id(&s.stored.bot.sha256);
     let (bot, version) = (&s.stored.bot.name, s.stored.bot.version);
     if s.stored.new_version {

@@ -2,10 +2,60 @@
 //! invariants, checked read-only and printed, and the ratings that do not
 //! hold re-rated ([`ludus_leaderboard::integrity`]).
 
+use crate::args::DbArg;
 use anyhow::{bail, Result};
+use clap::Args;
 use ludus_leaderboard::integrity::{self, CheckOptions, Invariant, Repair, Report, Which};
 use ludus_leaderboard::store::{Location, Store};
 use std::io::Write;
+
+#[derive(Args)]
+pub struct LadderCheckArgs {
+    #[command(flatten)]
+    which: WhichLadders,
+    /// Also hash every stored bot's wasm (reads every bot's bytes).
+    #[arg(long)]
+    bytes: bool,
+    /// How to print the report.
+    #[arg(long, value_enum, default_value = "text")]
+    format: CheckFormat,
+    #[command(flatten)]
+    db: DbArg,
+}
+
+impl LadderCheckArgs {
+    pub fn run(self) -> Result<()> {
+        check(self.which.which()?, self.bytes, self.format, &self.db.db)
+    }
+}
+
+#[derive(Args)]
+pub struct LadderRepairArgs {
+    #[command(flatten)]
+    which: WhichLadders,
+    #[command(flatten)]
+    db: DbArg,
+}
+
+impl LadderRepairArgs {
+    pub fn run(self) -> Result<()> {
+        repair(self.which.which()?, &self.db.db)
+    }
+}
+
+/// The ladders `ladder check` and `ladder repair` look at.
+#[derive(Args)]
+struct WhichLadders {
+    /// One ladder, by id.
+    #[arg(long, conflicts_with_all = ["game", "all"])]
+    ladder: Option<i64>,
+    /// A game's continuous ladder (its open season), or else its latest.
+    #[arg(long, conflicts_with = "all")]
+    game: Option<String>,
+    /// Every ladder of the database (the default).
+    #[arg(long)]
+    all: bool,
+}
 
 /// How `ladder check` prints its report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -18,20 +68,22 @@ pub enum CheckFormat {
     Json,
 }
 
-/// The ladders `--ladder`, `--game` and `--all` name: every ladder when
-/// none is given.
-pub fn which(ladder: Option<i64>, game: Option<String>, all: bool) -> Result<Which> {
-    Ok(match (ladder, game, all) {
-        (Some(id), None, false) => Which::Ladder(id),
-        (None, Some(game), false) => Which::Game(game),
-        (None, None, _) => Which::All,
-        _ => bail!("give one of --ladder N, --game GAME and --all"),
-    })
+impl WhichLadders {
+    /// The ladders `--ladder`, `--game` and `--all` name: every ladder when
+    /// none is given.
+    fn which(self) -> Result<Which> {
+        Ok(match (self.ladder, self.game, self.all) {
+            (Some(id), None, false) => Which::Ladder(id),
+            (None, Some(game), false) => Which::Game(game),
+            (None, None, _) => Which::All,
+            _ => bail!("give one of --ladder N, --game GAME and --all"),
+        })
+    }
 }
 
 /// `ludus ladder check`: prints the report; exits 1 when an invariant
 /// does not hold (0 when every one does).
-pub fn check(which: Which, bytes: bool, format: CheckFormat, db: &Location) -> Result<()> {
+fn check(which: Which, bytes: bool, format: CheckFormat, db: &Location) -> Result<()> {
     let store = Store::connect_existing(db)?;
     let report = integrity::check(&store, &which, CheckOptions { bytes })?;
     let mut out = std::io::stdout().lock();
@@ -123,7 +175,7 @@ fn write_text(out: &mut impl Write, report: &Report) -> Result<()> {
 
 /// `ludus ladder repair`: re-rates the ladders whose ratings do not hold,
 /// and says what it did to each.
-pub fn repair(which: Which, db: &Location) -> Result<()> {
+fn repair(which: Which, db: &Location) -> Result<()> {
     let store = Store::connect_existing(db)?;
     let done = integrity::repair(&store, &which)?;
     let mut rerated = 0;

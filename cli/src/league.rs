@@ -1,16 +1,20 @@
-//! The commands around the bot store: ladder run/create/status, worker,
+//! The commands around the bot store: the `ladder` family (run, create and
+//! status here, the others in the modules of their work), worker,
 //! leaderboard, match-up.
 
-use anyhow::{bail, Context, Result};
+use crate::args::{DbArg, LeaseArg, LimitArgs};
+use crate::{integrity, season, serve};
+use anyhow::{Context, Result};
+use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use ludus_host::numbers::{count, fixed, signed};
-use ludus_host::{Limits, Sandbox};
+use ludus_host::Sandbox;
 use ludus_leaderboard::ladder::{
     self, Activity, BotChoice, LadderRequest, LadderSpec, RunEvent, RunOptions,
 };
 use ludus_leaderboard::matchup::{self, MatchUp};
 use ludus_leaderboard::report::{self, Format};
-use ludus_leaderboard::sprt::{Hypothesis, Sprt, SprtConfig};
+use ludus_leaderboard::sprt::{llr_gauge, Hypothesis, Sprt, SprtBounds, SprtConfig};
 use ludus_leaderboard::store::{Location, Store, WorkerState};
 use ludus_leaderboard::worker::{self, Progress, WorkerOptions};
 use std::collections::BTreeMap;
@@ -20,7 +24,119 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-#[derive(clap::Args)]
+#[derive(Subcommand)]
+pub enum LadderCommand {
+    /// Pause a game's continuous ladder, on a running server too: nothing
+    /// new is scheduled (the matches waiting are played) until resumed.
+    Pause {
+        /// The game (see `ludus games`).
+        game: String,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Resume a paused game: the scheduler plays it again.
+    Resume {
+        /// The game (see `ludus games`).
+        game: String,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Recompute a ladder's Elo ratings from its stored schedule and results
+    /// alone, and check that they are the stored ones.
+    Recompute {
+        /// The ladder (default: the continuous ladder of --game, or the latest).
+        #[arg(long)]
+        ladder: Option<i64>,
+        /// The game whose continuous ladder to recompute, when --ladder is
+        /// not given.
+        #[arg(long)]
+        game: Option<String>,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Check the database's invariants, read-only in one snapshot (a live
+    /// database too): schedules, done matches and results, the rated
+    /// prefix, each rated match's Elo, the stored ratings against their
+    /// recomputation, the bots' counters, challenges' verdicts (and with
+    /// --bytes every bot's wasm against its sha256). Prints each with its
+    /// figures and `ok` or its violations, and a verdict; exits 0 when
+    /// every invariant holds, 1 when one does not.
+    Check(integrity::LadderCheckArgs),
+    /// Re-rate each ladder whose ratings do not hold (matches skipped by
+    /// rating, a wrong Elo, a rated prefix past the finished one) from its
+    /// last consistent point, under its rating lock; prints what it did.
+    Repair(integrity::LadderRepairArgs),
+    /// Play (or resume, or join) a ladder: its schedule is stored, then
+    /// every match without a result is played, in parallel, and committed as
+    /// soon as it finishes. Other `ladder run`s and `ludus worker`s on the
+    /// same database share the work.
+    Run(LadderArgs),
+    /// Store a ladder's schedule without playing it, and print its id, for
+    /// `ludus worker`s to play.
+    Create(LadderArgs),
+    /// Where a ladder stands: matches done, leased and pending, live
+    /// workers, rate and ETA, integrity events.
+    Status {
+        #[command(flatten)]
+        shown: ShownLadder,
+        /// Every ladder of the database, a line each, and the live workers.
+        #[arg(long, conflicts_with_all = ["ladder", "game", "season"])]
+        all: bool,
+        #[command(flatten)]
+        db: DbArg,
+    },
+}
+
+impl LadderCommand {
+    pub fn run(self) -> Result<()> {
+        match self {
+            LadderCommand::Run(args) => ladder_run(args),
+            LadderCommand::Create(args) => ladder_create(args),
+            LadderCommand::Status { all: true, db, .. } => every_ladder_status(&db.db),
+            LadderCommand::Status {
+                shown,
+                db,
+                all: false,
+            } => ladder_status(&shown, &db.db),
+            LadderCommand::Pause { game, db } => season::pause(&game, &db.db),
+            LadderCommand::Resume { game, db } => season::resume(&game, &db.db),
+            LadderCommand::Recompute { ladder, game, db } => {
+                serve::recompute(ladder, game.as_deref(), &db.db)
+            }
+            LadderCommand::Check(args) => args.run(),
+            LadderCommand::Repair(args) => args.run(),
+        }
+    }
+}
+
+/// The ladder `ladder status` and `leaderboard` show: by id, a game's
+/// latest, or a season of a game.
+#[derive(Args)]
+pub struct ShownLadder {
+    /// The ladder (default: the latest, of --game if given).
+    #[arg(long)]
+    ladder: Option<i64>,
+    /// The game whose latest ladder to show, when --ladder is not given.
+    #[arg(long)]
+    game: Option<String>,
+    /// The season of --game to show (as `ludus season list` names it).
+    #[arg(long, requires = "game", conflicts_with = "ladder")]
+    season: Option<String>,
+}
+
+impl ShownLadder {
+    /// Its id in `store`.
+    fn id(&self, store: &Store) -> Result<i64> {
+        Ok(ladder::pick_season(
+            store,
+            self.ladder,
+            self.game.as_deref(),
+            self.season.as_deref(),
+        )?)
+    }
+}
+
+#[derive(Args)]
 pub struct LadderArgs {
     /// The game (see `ludus games`); the ladder is of its stored bots.
     #[arg(long)]
@@ -49,13 +165,13 @@ pub struct LadderArgs {
     #[arg(long)]
     config: Option<String>,
     #[command(flatten)]
-    limits: crate::args::LimitArgs,
+    limits: LimitArgs,
     #[command(flatten)]
-    lease: crate::args::LeaseArg,
+    lease: LeaseArg,
     #[command(flatten)]
     keep: crate::args::KeepReplaysArg,
     #[command(flatten)]
-    db: crate::args::DbArg,
+    db: DbArg,
 }
 
 fn threads(t: Option<usize>) -> usize {
@@ -79,7 +195,7 @@ fn ladder_spec(args: &LadderArgs, store: &Store) -> Result<LadderSpec> {
     Ok(LadderSpec::from_request(store, &request)?)
 }
 
-pub fn ladder_create(args: LadderArgs) -> Result<()> {
+fn ladder_create(args: LadderArgs) -> Result<()> {
     let store = Store::connect(&args.db.db)?;
     let spec = ladder_spec(&args, &store)?;
     let id = ladder::create_keeping(&store, &spec, args.keep.keep_replays)?;
@@ -95,7 +211,7 @@ pub fn ladder_create(args: LadderArgs) -> Result<()> {
     Ok(())
 }
 
-pub fn ladder_run(args: LadderArgs) -> Result<()> {
+fn ladder_run(args: LadderArgs) -> Result<()> {
     let store = Store::connect(&args.db.db)?;
     let spec = ladder_spec(&args, &store)?;
     let options = RunOptions {
@@ -137,47 +253,62 @@ pub fn ladder_run(args: LadderArgs) -> Result<()> {
     Ok(())
 }
 
-pub fn worker(
-    threads_arg: Option<usize>,
+#[derive(Args)]
+pub struct WorkerArgs {
+    /// Matches played at once (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Play only this ladder, and stop when it is done.
+    #[arg(long)]
     ladder: Option<i64>,
+    /// Stop when no ladder has matches left, instead of waiting for new ones.
+    #[arg(long)]
     until_idle: bool,
-    lease: Duration,
-    db: &Location,
-) -> Result<()> {
-    let store = Store::connect(db)?;
-    let options = WorkerOptions {
-        ladder,
-        lease,
-        until_idle,
-        stop: Some(stop_on_signal()?),
-        ..WorkerOptions::new(threads(threads_arg))
-    };
-    let sandbox = Sandbox::new()?;
-    let mut reporter = Reporter::new();
-    let summary = worker::work(&store, &sandbox, &options, |p| reporter.update(p))?;
-    reporter.finish();
-    let mut line = format!(
-        "worker {} stops: it played {}",
-        summary.worker,
-        count(summary.played as u64, "match", "matches")
-    );
-    if summary.duplicates > 0 {
-        line.push_str(&format!(
-            ", {} of which another worker had already played the same",
-            summary.duplicates
-        ));
+    #[command(flatten)]
+    lease: LeaseArg,
+    #[command(flatten)]
+    db: DbArg,
+}
+
+impl WorkerArgs {
+    /// `ludus worker`: plays scheduled matches until stopped, or until its
+    /// ladder (or every ladder, with `--until-idle`) is done.
+    pub fn run(self) -> Result<()> {
+        let store = Store::connect(&self.db.db)?;
+        let options = WorkerOptions {
+            ladder: self.ladder,
+            lease: self.lease.lease,
+            until_idle: self.until_idle,
+            stop: Some(stop_on_signal()?),
+            ..WorkerOptions::new(threads(self.threads))
+        };
+        let sandbox = Sandbox::new()?;
+        let mut reporter = Reporter::new();
+        let summary = worker::work(&store, &sandbox, &options, |p| reporter.update(p))?;
+        reporter.finish();
+        let mut line = format!(
+            "worker {} stops: it played {}",
+            summary.worker,
+            count(summary.played as u64, "match", "matches")
+        );
+        if summary.duplicates > 0 {
+            line.push_str(&format!(
+                ", {} of which another worker had already played the same",
+                summary.duplicates
+            ));
+        }
+        if summary.integrity_events > 0 {
+            line.push_str(&format!(
+                "; {} of its results differed from the kept ones (see `ludus ladder status`)",
+                summary.integrity_events
+            ));
+        }
+        for (ladder, reason) in &summary.refused {
+            line.push_str(&format!("; it could not play ladder {ladder}: {reason}"));
+        }
+        eprintln!("{line}");
+        Ok(())
     }
-    if summary.integrity_events > 0 {
-        line.push_str(&format!(
-            "; {} of its results differed from the kept ones (see `ludus ladder status`)",
-            summary.integrity_events
-        ));
-    }
-    for (ladder, reason) in &summary.refused {
-        line.push_str(&format!("; it could not play ladder {ladder}: {reason}"));
-    }
-    eprintln!("{line}");
-    Ok(())
 }
 
 /// A flag set by SIGTERM or Ctrl-C, which a thread of its own waits for:
@@ -290,7 +421,7 @@ fn activity(standing: &ladder::Standing) -> String {
 }
 
 /// `ladder status --all`: one line per ladder.
-pub fn every_ladder_status(db: &Location) -> Result<()> {
+fn every_ladder_status(db: &Location) -> Result<()> {
     let store = Store::connect_existing(db)?;
     let all = ladder::every_status(&store)?;
     if all.is_empty() {
@@ -338,14 +469,9 @@ pub fn every_ladder_status(db: &Location) -> Result<()> {
     Ok(())
 }
 
-pub fn ladder_status(
-    ladder: Option<i64>,
-    game: Option<&str>,
-    season: Option<&str>,
-    db: &Location,
-) -> Result<()> {
+fn ladder_status(shown: &ShownLadder, db: &Location) -> Result<()> {
     let store = Store::connect_existing(db)?;
-    let id = ladder::pick_season(&store, ladder, game, season)?;
+    let id = shown.id(&store)?;
     let standing = ladder::status(&store, Some(id), None)?;
     let ladder::Standing {
         record,
@@ -454,26 +580,37 @@ pub fn ladder_status(
     Ok(())
 }
 
-pub fn leaderboard(
-    ladder: Option<i64>,
-    game: Option<&str>,
-    season: Option<&str>,
+#[derive(Args)]
+pub struct LeaderboardArgs {
+    #[command(flatten)]
+    shown: ShownLadder,
+    /// How to write it: a table to read, JSON or CSV for programs (full
+    /// precision), Markdown, or the viewer's HTML page.
+    #[arg(long, default_value = "table", value_parser = format_parser())]
     format: Format,
+    /// Write here instead of stdout. For html: a directory, receiving
+    /// index.html, and every match's replay and replay page in replays/.
+    #[arg(long)]
     out: Option<PathBuf>,
-    db: &Location,
-) -> Result<()> {
-    let store = Store::connect_existing(db)?;
-    let id = ladder::pick_season(&store, ladder, game, season)?;
-    let lb = report::leaderboard(&store, id)?;
-    let Some(text) = lb.render(format) else {
-        return html_leaderboard(&store, &lb, out);
-    };
-    match out {
-        Some(path) => std::fs::write(&path, text)
-            .with_context(|| format!("cannot write {}", path.display()))?,
-        None => print!("{text}"),
+    #[command(flatten)]
+    db: DbArg,
+}
+
+impl LeaderboardArgs {
+    pub fn run(self) -> Result<()> {
+        let store = Store::connect_existing(&self.db.db)?;
+        let id = self.shown.id(&store)?;
+        let lb = report::leaderboard(&store, id)?;
+        let Some(text) = lb.render(self.format) else {
+            return html_leaderboard(&store, &lb, self.out);
+        };
+        match self.out {
+            Some(path) => std::fs::write(&path, text)
+                .with_context(|| format!("cannot write {}", path.display()))?,
+            None => print!("{text}"),
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// The leaderboard as the viewer's page: with `out`, a site with every
@@ -515,94 +652,92 @@ pub(crate) fn format_parser() -> impl clap::builder::TypedValueParser<Value = Fo
     .map(|name| name.parse::<Format>().expect("every listed format parses"))
 }
 
-fn parse_sprt(text: &str) -> Result<SprtConfig> {
-    let mut c = SprtConfig::default();
-    for part in text.split(',').filter(|p| !p.is_empty()) {
-        let (k, v) = part
-            .split_once('=')
-            .with_context(|| format!("--sprt: `{part}` is not key=value"))?;
-        let v: f64 = v
-            .trim()
-            .parse()
-            .with_context(|| format!("--sprt: `{v}` is not a number"))?;
-        match k.trim() {
-            "elo0" => c.elo0 = v,
-            "elo1" => c.elo1 = v,
-            "alpha" => c.alpha = v,
-            "beta" => c.beta = v,
-            other => bail!("--sprt: unknown key `{other}` (use elo0, elo1, alpha, beta)"),
+#[derive(Args)]
+pub struct MatchUpArgs {
+    /// The tested bot's .wasm file: is it stronger than B?
+    a: PathBuf,
+    /// The bot to measure A against (e.g. A's previous version).
+    b: PathBuf,
+    /// The game (see `ludus games`); it must allow two seats.
+    #[arg(long)]
+    game: String,
+    /// SPRT bounds in logistic Elo, and error rates.
+    #[arg(long, default_value_t = SprtConfig::default().to_string())]
+    sprt: String,
+    /// The seed each pair's seed derives from: the same seed, bots and
+    /// options give the same pairs.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Stop undecided after this many pairs.
+    #[arg(long, default_value_t = 20_000)]
+    max_pairs: u64,
+    /// The game's config as JSON (e.g. '{"max_turns": 200}').
+    #[arg(long)]
+    config: Option<String>,
+    /// Threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+impl MatchUpArgs {
+    /// `ludus match-up`: pairs until the SPRT decides, or `--max-pairs`.
+    pub fn run(self) -> Result<()> {
+        let config = self.sprt.parse::<SprtBounds>().context("--sprt")?.config();
+        config.validate()?;
+        let game_config = crate::args::game_config(&self.game, self.config.as_deref())?;
+        ludus_engine::new_game(&self.game, &game_config, self.seed, 2)?;
+        let sandbox = Sandbox::new()?;
+        let load = |p: &Path| {
+            sandbox
+                .load_file(p)
+                .with_context(|| format!("cannot use {} as a bot", p.display()))
+        };
+        let m = MatchUp {
+            game: self.game.clone(),
+            config: game_config,
+            limits: self.limits.limits(),
+            seed: self.seed,
+            a: load(&self.a)?,
+            b: load(&self.b)?,
+            sprt: config,
+            max_pairs: self.max_pairs,
+        };
+        let (lo, hi) = config.bounds();
+        println!(
+            "{} vs {}: SPRT elo0={} elo1={} alpha={} beta={}, LLR bounds [{}, {}]",
+            m.a.name,
+            m.b.name,
+            config.elo0,
+            config.elo1,
+            config.alpha,
+            config.beta,
+            fixed(lo, 2),
+            fixed(hi, 2)
+        );
+        let mut progress = MatchUpProgress::new();
+        let result = matchup::run(&m, threads(self.threads), |s| progress.update(s));
+        progress.finish();
+        let result = result?;
+        println!(
+            "{}  pentanomial {:?}",
+            running_summary(&result),
+            result.counts()
+        );
+        match result.decision() {
+            Some(Hypothesis::H1) => println!(
+                "H1 accepted: {} is stronger than {} by at least {} Elo",
+                m.a.name, m.b.name, config.elo1
+            ),
+            Some(Hypothesis::H0) => println!(
+                "H0 accepted: {} is not stronger than {} by {} Elo",
+                m.a.name, m.b.name, config.elo1
+            ),
+            None => println!("undecided after {}", count(result.pairs(), "pair", "pairs")),
         }
+        Ok(())
     }
-    c.validate()?;
-    Ok(c)
-}
-
-/// What `ludus match-up` is given.
-pub struct MatchUpArgs<'a> {
-    pub a: &'a Path,
-    pub b: &'a Path,
-    pub game: &'a str,
-    pub sprt: &'a str,
-    pub seed: u64,
-    pub max_pairs: u64,
-    pub config: Option<&'a str>,
-    pub threads: Option<usize>,
-    pub limits: Limits,
-}
-
-pub fn match_up(args: MatchUpArgs) -> Result<()> {
-    let config = parse_sprt(args.sprt)?;
-    let game_config = crate::args::game_config(args.game, args.config)?;
-    ludus_engine::new_game(args.game, &game_config, args.seed, 2)?;
-    let sandbox = Sandbox::new()?;
-    let load = |p: &Path| {
-        sandbox
-            .load_file(p)
-            .with_context(|| format!("cannot use {} as a bot", p.display()))
-    };
-    let m = MatchUp {
-        game: args.game.to_string(),
-        config: game_config,
-        limits: args.limits,
-        seed: args.seed,
-        a: load(args.a)?,
-        b: load(args.b)?,
-        sprt: config,
-        max_pairs: args.max_pairs,
-    };
-    let (lo, hi) = config.bounds();
-    println!(
-        "{} vs {}: SPRT elo0={} elo1={} alpha={} beta={}, LLR bounds [{}, {}]",
-        m.a.name,
-        m.b.name,
-        config.elo0,
-        config.elo1,
-        config.alpha,
-        config.beta,
-        fixed(lo, 2),
-        fixed(hi, 2)
-    );
-    let mut progress = MatchUpProgress::new();
-    let result = matchup::run(&m, threads(args.threads), |s| progress.update(s));
-    progress.finish();
-    let result = result?;
-    println!(
-        "{}  pentanomial {:?}",
-        running_summary(&result),
-        result.counts()
-    );
-    match result.decision() {
-        Some(Hypothesis::H1) => println!(
-            "H1 accepted: {} is stronger than {} by at least {} Elo",
-            m.a.name, m.b.name, config.elo1
-        ),
-        Some(Hypothesis::H0) => println!(
-            "H0 accepted: {} is not stronger than {} by {} Elo",
-            m.a.name, m.b.name, config.elo1
-        ),
-        None => println!("undecided after {}", count(result.pairs(), "pair", "pairs")),
-    }
-    Ok(())
 }
 
 /// Where a match-up stands: pairs played, the tested bot's score, the Elo
@@ -634,34 +769,47 @@ struct MatchUpProgress {
     last_line: Instant,
 }
 
-/// Positions of the LLR gauge between the lower and the upper bound.
+/// Positions of a progress bar's gauge.
 const GAUGE: u64 = 1000;
+
+/// The template of a progress bar of an SPRT's LLR between its bounds (H0
+/// at the left end, H1 at the right; [`llr_gauge`]), beside `{msg}`.
+pub(crate) const LLR_BAR: &str = "H0 [{bar:24}] H1  {msg}  elapsed {elapsed}";
+
+/// A progress bar of `template` on stderr when it is a terminal (`None`
+/// otherwise), at `at` (0 to 1) of its gauge, saying `message` until its
+/// first update.
+pub(crate) fn progress_bar(template: &str, at: f64, message: &'static str) -> Option<ProgressBar> {
+    std::io::stderr().is_terminal().then(|| {
+        let bar = ProgressBar::new(GAUGE);
+        bar.set_style(
+            ProgressStyle::with_template(template)
+                .expect("a valid template")
+                .progress_chars("=> "),
+        );
+        set_gauge(&bar, at);
+        bar.set_message(message);
+        bar.enable_steady_tick(Duration::from_millis(500));
+        bar
+    })
+}
+
+/// Moves `bar` to `at` (0 to 1) of its gauge.
+pub(crate) fn set_gauge(bar: &ProgressBar, at: f64) {
+    bar.set_position((at * GAUGE as f64).round() as u64);
+}
 
 impl MatchUpProgress {
     fn new() -> MatchUpProgress {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = ProgressBar::new(GAUGE);
-            bar.set_style(
-                ProgressStyle::with_template("H0 [{bar:24}] H1  {msg}  elapsed {elapsed}")
-                    .expect("a valid template")
-                    .progress_chars("=> "),
-            );
-            bar.set_position(GAUGE / 2);
-            bar.set_message("first pair playing");
-            bar.enable_steady_tick(Duration::from_millis(500));
-            bar
-        });
         MatchUpProgress {
-            bar,
+            bar: progress_bar(LLR_BAR, 0.5, "first pair playing"),
             last_line: Instant::now(),
         }
     }
 
     fn update(&mut self, s: &Sprt) {
         if let Some(bar) = &self.bar {
-            let (lo, hi) = s.bounds();
-            let at = ((s.llr() - lo) / (hi - lo)).clamp(0.0, 1.0);
-            bar.set_position((at * GAUGE as f64).round() as u64);
+            set_gauge(bar, llr_gauge(s.llr(), s.bounds()));
             bar.set_message(running_summary(s));
             return;
         }

@@ -1,16 +1,155 @@
 //! The commands around single matches: play, replay verify/show/html/export,
 //! and the list of a ladder's matches.
 
-use crate::args::{game_config, EmbedArg, OptionalDbArg};
+use crate::args::{game_config, DbArg, LimitArgs, OptionalDbArg};
 use crate::columns::clip;
 use crate::findings::{self, ReplayArg};
 use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
 use ludus_host::numbers::rounded;
-use ludus_host::{short_id, Limits, Replay, Sandbox};
+use ludus_host::{short_id, Replay, Sandbox};
 use ludus_leaderboard::lookup::{self, Places, ReplaySource};
 use ludus_leaderboard::store::{Location, Store};
 use ludus_leaderboard::{report, seated};
 use std::path::{Path, PathBuf};
+
+#[derive(Args)]
+pub struct PlayArgs {
+    /// The game (see `ludus games`).
+    #[arg(long)]
+    game: String,
+    /// The match seed: the same seed and bots give the same match, byte for byte.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// A map file in the game's own JSON shape (Planet Wars: {"planets": [...]}).
+    #[arg(long)]
+    map: Option<PathBuf>,
+    /// The game's config as JSON (e.g. '{"max_turns": 200}'); --map is merged into it.
+    #[arg(long)]
+    config: Option<String>,
+    /// Where to write the replay (gzip when it ends in .gz).
+    /// Default: replays/<game>-<seed>-<match id>.json
+    #[arg(long)]
+    out: Option<PathBuf>,
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// One .wasm per seat, in seat order.
+    #[arg(required = true, num_args = 1..)]
+    bots: Vec<PathBuf>,
+}
+
+#[derive(Subcommand)]
+pub enum ReplayCommand {
+    /// Re-run a match from its bots and compare every turn; names the first
+    /// turn that differs. Each bot is looked up by sha256 in the --bots
+    /// folders, then the bot store, then the module cache.
+    Verify {
+        /// A replay file, or the id (or a unique prefix) of a match stored in the database.
+        replay: String,
+        /// Folders of .wasm files to look for the bots in. Default: the
+        /// replay's folder and the current one.
+        #[arg(long)]
+        bots: Vec<PathBuf>,
+        #[command(flatten)]
+        db: OptionalDbArg,
+    },
+    /// Write a page that plays the replay in a browser: one self-contained
+    /// HTML file (no network), the board drawn turn by turn.
+    Html {
+        /// A replay file, or the id (or a unique prefix) of a stored match.
+        replay: String,
+        /// The page to write.
+        #[arg(short, long)]
+        out: PathBuf,
+        /// How the match goes into the page: json, gzip (base64), or auto
+        /// (gzip when the JSON is over 1 MiB).
+        #[arg(long, default_value = "auto")]
+        embed: EmbedArg,
+        #[command(flatten)]
+        db: OptionalDbArg,
+    },
+    /// Print what happened in a replay: the match in brief, the turns with
+    /// faults and refusals, and the command that shows the first in full.
+    Show {
+        /// A replay file, or the id (or a unique prefix) of a stored match.
+        replay: String,
+        /// Print this turn in full: every seat's fuel, answer, fault,
+        /// refusals and log, whole; the scores and state hash after it.
+        #[arg(long)]
+        turn: Option<u32>,
+        /// With --turn: only this seat (0 is the first).
+        #[arg(long, requires = "turn")]
+        seat: Option<usize>,
+        #[command(flatten)]
+        db: OptionalDbArg,
+    },
+    /// Write the replay of a match stored in the database to a file.
+    Export {
+        /// The match id, or a unique prefix of it (`ludus matches` lists them).
+        #[arg(name = "MATCH")]
+        match_id: String,
+        /// The file to write (gzip when it ends in .gz).
+        #[arg(short, long)]
+        out: PathBuf,
+        #[command(flatten)]
+        db: OptionalDbArg,
+    },
+}
+
+impl ReplayCommand {
+    pub fn run(self) -> Result<()> {
+        match self {
+            ReplayCommand::Verify { replay, bots, db } => verify(&replay, bots, &db),
+            ReplayCommand::Show {
+                replay,
+                turn,
+                seat,
+                db,
+            } => show(&replay, turn, seat, &db),
+            ReplayCommand::Html {
+                replay,
+                out,
+                embed,
+                db,
+            } => replay_html(&replay, &out, embed, &db),
+            ReplayCommand::Export { match_id, out, db } => export(&match_id, &out, &db),
+        }
+    }
+}
+
+/// How `replay html` puts the match into its page.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum EmbedArg {
+    Auto,
+    Json,
+    Gzip,
+}
+
+#[derive(Args)]
+pub struct MatchesArgs {
+    /// The ladder (default: the latest, of --game if given).
+    #[arg(long)]
+    ladder: Option<i64>,
+    /// The game whose latest ladder to list, when --ladder is not given.
+    #[arg(long)]
+    game: Option<String>,
+    /// Only the matches this bot plays.
+    #[arg(long)]
+    bot: Option<String>,
+    #[command(flatten)]
+    db: DbArg,
+}
+
+impl MatchesArgs {
+    pub fn run(self) -> Result<()> {
+        list_matches(
+            self.ladder,
+            self.game.as_deref(),
+            self.bot.as_deref(),
+            &self.db.db,
+        )
+    }
+}
 
 /// The database of `--db` (or `LUDUS_DB`), or `ludus.db` when it is
 /// here; `None` without either.
@@ -55,51 +194,55 @@ fn play_config(game: &str, config: Option<&str>, map: Option<&Path>) -> Result<s
     Ok(config)
 }
 
-pub(crate) fn play(
-    game: &str,
-    seed: u64,
-    map: Option<PathBuf>,
-    config: Option<String>,
-    out: Option<PathBuf>,
-    limits: Limits,
-    bot_paths: &[PathBuf],
-) -> Result<()> {
-    let config = play_config(game, config.as_deref(), map.as_deref())?;
-    // The game, its seat count and its config before any bot file: a
-    // mistyped game is named as such, not blamed on the first bot.
-    ludus_engine::new_game(game, &config, seed, bot_paths.len())?;
-    let sandbox = Sandbox::new()?;
-    let bots = bot_paths
-        .iter()
-        .map(|p| {
-            sandbox
-                .load_file(p)
-                .with_context(|| format!("cannot use {} as a bot", p.display()))
-        })
-        .collect::<Result<Vec<_>>>()?;
-    let spec = ludus_host::MatchSpec {
-        game: game.to_string(),
-        config,
-        seed,
-        limits,
-        bots,
-    };
-    let replay = ludus_host::play(&spec)?;
-    let out = out.unwrap_or_else(|| {
-        PathBuf::from("replays").join(format!(
-            "{}-{}-{}.json",
-            replay.game,
-            replay.seed,
-            replay.short_id()
-        ))
-    });
-    replay.save(&out)?;
-    let summary = print_summary(&replay);
-    println!("replay   {}", out.display());
-    let arg = out.display().to_string();
-    let db = None;
-    findings::print_next(&summary, &ReplayArg { arg: &arg, db });
-    Ok(())
+impl PlayArgs {
+    /// `ludus play`: one match, its replay written and summed up.
+    pub fn run(self) -> Result<()> {
+        let PlayArgs {
+            game,
+            seed,
+            map,
+            config,
+            out,
+            limits,
+            bots: bot_paths,
+        } = self;
+        let config = play_config(&game, config.as_deref(), map.as_deref())?;
+        // The game, its seat count and its config before any bot file: a
+        // mistyped game is named as such, not blamed on the first bot.
+        ludus_engine::new_game(&game, &config, seed, bot_paths.len())?;
+        let sandbox = Sandbox::new()?;
+        let bots = bot_paths
+            .iter()
+            .map(|p| {
+                sandbox
+                    .load_file(p)
+                    .with_context(|| format!("cannot use {} as a bot", p.display()))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let spec = ludus_host::MatchSpec {
+            game,
+            config,
+            seed,
+            limits: limits.limits(),
+            bots,
+        };
+        let replay = ludus_host::play(&spec)?;
+        let out = out.unwrap_or_else(|| {
+            PathBuf::from("replays").join(format!(
+                "{}-{}-{}.json",
+                replay.game,
+                replay.seed,
+                replay.short_id()
+            ))
+        });
+        replay.save(&out)?;
+        let summary = print_summary(&replay);
+        println!("replay   {}", out.display());
+        let arg = out.display().to_string();
+        let db = None;
+        findings::print_next(&summary, &ReplayArg { arg: &arg, db });
+        Ok(())
+    }
 }
 
 /// The match in brief: the header, a line per seat (with its first fault
@@ -156,7 +299,7 @@ fn print_summary(replay: &Replay) -> ludus_host::Summary {
     summary
 }
 
-pub(crate) fn verify(arg: &str, mut dirs: Vec<PathBuf>, db: &OptionalDbArg) -> Result<()> {
+fn verify(arg: &str, mut dirs: Vec<PathBuf>, db: &OptionalDbArg) -> Result<()> {
     let (mut replay, source, store) = open_replay(arg, db)?;
     // Each seat as its ladder seated it, whatever bytes it shares.
     let seated = seated::scheduled_in(store.as_ref(), &replay)?;
@@ -199,12 +342,7 @@ pub(crate) fn verify(arg: &str, mut dirs: Vec<PathBuf>, db: &OptionalDbArg) -> R
     }
 }
 
-pub(crate) fn replay_html(
-    arg: &str,
-    out: &Path,
-    embed: EmbedArg,
-    db: &OptionalDbArg,
-) -> Result<()> {
+fn replay_html(arg: &str, out: &Path, embed: EmbedArg, db: &OptionalDbArg) -> Result<()> {
     let (replay, _, store) = open_replay(arg, db)?;
     let names = seated::scheduled_in(store.as_ref(), &replay)?
         .map_or_else(Vec::new, |s| seated::labels(&s));
@@ -230,12 +368,7 @@ pub(crate) fn replay_html(
     Ok(())
 }
 
-pub(crate) fn show(
-    arg: &str,
-    turn: Option<u32>,
-    seat: Option<usize>,
-    db: &OptionalDbArg,
-) -> Result<()> {
+fn show(arg: &str, turn: Option<u32>, seat: Option<usize>, db: &OptionalDbArg) -> Result<()> {
     let (mut replay, source, store) = open_replay(arg, db)?;
     // Each seat as its ladder seated it (`name vN`), whatever bytes it shares.
     if let Some(s) = seated::scheduled_in(store.as_ref(), &replay)? {
@@ -267,7 +400,7 @@ pub(crate) fn show(
     findings::print_turn(&replay, t, seat).with_context(|| arg.to_string())
 }
 
-pub(crate) fn export(prefix: &str, out: &Path, db: &OptionalDbArg) -> Result<()> {
+fn export(prefix: &str, out: &Path, db: &OptionalDbArg) -> Result<()> {
     let store = optional_store(db)?
         .context("no ludus.db here to export a match from; pass --db with your Ludus database")?;
     let replay = lookup::stored_replay(&store, prefix, &Sandbox::new()?)?;
@@ -282,7 +415,7 @@ pub(crate) fn export(prefix: &str, out: &Path, db: &OptionalDbArg) -> Result<()>
     Ok(())
 }
 
-pub(crate) fn list_matches(
+fn list_matches(
     ladder: Option<i64>,
     game: Option<&str>,
     bot: Option<&str>,

@@ -2,13 +2,181 @@
 //! remove`, `user token`, `user tokens`, `user revoke`, `user invite`,
 //! `user password`, `user disable` and `user enable`, `bot retire` (and the
 //! older `retire`), and `bots` with owners, retired bots and `--duplicates`
-//! ([`ludus_leaderboard::operator`], [`ludus_server::auth`]).
+//! ([`ludus_leaderboard::operator`], [`ludus_leaderboard::accounts`],
+//! [`ludus_leaderboard::owners`], [`ludus_server::auth`]).
 
+use crate::args::DbArg;
 use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
 use ludus_host::short_id;
-use ludus_leaderboard::clock;
-use ludus_leaderboard::operator::{self, RetiredBot};
+use ludus_leaderboard::owners::{self, RetiredBot};
 use ludus_leaderboard::store::{Location, Store};
+use ludus_leaderboard::{accounts, clock, operator};
+
+#[derive(Subcommand)]
+pub enum UserCommand {
+    /// Add an account and print its first API token, once (only its hash
+    /// is stored).
+    Add {
+        /// The account's name, as its bots' pages show it.
+        name: String,
+        /// An operator's account: signed in, the bot pages show what only
+        /// the operator is told (identical bytes uploaded by different
+        /// accounts).
+        #[arg(long)]
+        operator: bool,
+        /// Give it a password too, for the pages: read from standard input
+        /// (asked for twice, unseen, on a terminal).
+        #[arg(long)]
+        password: bool,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// List the accounts: when each was added, whether it is an operator's
+    /// or removed, and its bots.
+    List {
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Remove an account: its token signs in no more and its bots are
+    /// retired (scheduled no more); their matches, ratings and pages stay.
+    Remove {
+        /// The account's name.
+        name: String,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Give an account a new API token and print it, once; its other
+    /// tokens stay (`ludus user revoke` ends one).
+    Token {
+        /// The account's name.
+        name: String,
+        /// The token's name, which its listing shows (default: cli-N).
+        #[arg(long = "name", value_name = "LABEL")]
+        label: Option<String>,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// List an account's API tokens: id, name, when made, when last used,
+    /// whether revoked.
+    Tokens {
+        /// The account's name.
+        name: String,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Revoke one of an account's API tokens: refused from its next request.
+    Revoke {
+        /// The account's name.
+        name: String,
+        /// The token's id, as `ludus user tokens` lists it.
+        token_id: i64,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Print a one-time invitation code to sign up with (`ludus serve
+    /// --signup invite`); only its hash is stored.
+    Invite {
+        /// How long the code may be used.
+        #[arg(long, value_name = "DURATION", default_value = "7days", value_parser = humantime::parse_duration)]
+        expires_in: std::time::Duration,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Set an account's password, for the pages: read from standard input
+    /// (asked for twice, unseen, on a terminal).
+    Password {
+        /// The account's name.
+        name: String,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Disable an account: its sessions end, its tokens and password sign
+    /// in no more until it is enabled; its bots play on.
+    Disable {
+        /// The account's name.
+        name: String,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// Enable a disabled account: its tokens that were not revoked sign in
+    /// again, and its password.
+    Enable {
+        /// The account's name.
+        name: String,
+        #[command(flatten)]
+        db: DbArg,
+    },
+}
+
+impl UserCommand {
+    pub fn run(self) -> Result<()> {
+        match self {
+            UserCommand::Add {
+                name,
+                operator,
+                password,
+                db,
+            } => user_add(&name, operator, password, &db.db),
+            UserCommand::List { db } => user_list(&db.db),
+            UserCommand::Remove { name, db } => user_remove(&name, &db.db),
+            UserCommand::Token { name, label, db } => user_token(&name, label.as_deref(), &db.db),
+            UserCommand::Tokens { name, db } => user_tokens(&name, &db.db),
+            UserCommand::Revoke { name, token_id, db } => user_revoke(&name, token_id, &db.db),
+            UserCommand::Invite { expires_in, db } => user_invite(expires_in, &db.db),
+            UserCommand::Password { name, db } => user_password(&name, &db.db),
+            UserCommand::Disable { name, db } => user_disable(&name, true, &db.db),
+            UserCommand::Enable { name, db } => user_disable(&name, false, &db.db),
+        }
+    }
+}
+
+#[derive(Subcommand)]
+pub enum BotCommand {
+    /// Retire any bot, whoever owns it: it is scheduled no more and leaves
+    /// the leaderboard; its matches and ratings stay. A bot no account owns
+    /// (stored with `ludus submit --db`) is given to the house account.
+    Retire(RetireArgs),
+}
+
+impl BotCommand {
+    pub fn run(self) -> Result<()> {
+        match self {
+            BotCommand::Retire(args) => args.run(),
+        }
+    }
+}
+
+/// The bot `bot retire` (and the older `retire`) retires.
+#[derive(Args)]
+pub struct RetireArgs {
+    /// The bot's name.
+    name: String,
+    #[command(flatten)]
+    db: DbArg,
+}
+
+impl RetireArgs {
+    pub fn run(self) -> Result<()> {
+        bot_retire(&self.name, &self.db.db)
+    }
+}
+
+#[derive(Args)]
+pub struct BotsArgs {
+    /// List instead the bot versions with the same bytes (sha256) as a
+    /// bot of another account, grouped by their bytes, with the accounts.
+    #[arg(long)]
+    duplicates: bool,
+    #[command(flatten)]
+    db: DbArg,
+}
+
+impl BotsArgs {
+    pub fn run(self) -> Result<()> {
+        bots(self.duplicates, &self.db.db)
+    }
+}
 
 pub fn user_list(db: &Location) -> Result<()> {
     let store = Store::connect_existing(db)?;
@@ -60,7 +228,7 @@ pub fn user_add(name: &str, operator: bool, password: bool, db: &Location) -> Re
 
 pub fn user_remove(name: &str, db: &Location) -> Result<()> {
     let store = Store::connect_existing(db)?;
-    let removed = operator::remove_user(&store, name)?;
+    let removed = accounts::remove(&store, name)?;
     let name = &removed.name;
     if removed.already {
         println!("the account {name} was removed already");
@@ -150,7 +318,7 @@ pub fn user_password(name: &str, db: &Location) -> Result<()> {
 
 pub fn user_disable(name: &str, disabled: bool, db: &Location) -> Result<()> {
     let store = Store::connect_existing(db)?;
-    let (name, changed) = ludus_server::auth::set_disabled(&store, name, disabled)?;
+    let (name, changed) = accounts::set_disabled(&store, name, disabled)?;
     match (disabled, changed) {
         (true, true) => println!(
             "disabled the account {name}: its sessions ended, and its tokens and password sign in no more \
@@ -209,10 +377,10 @@ pub fn read_password(name: &str) -> Result<String> {
 }
 
 /// `ludus bot retire` (and the older `ludus retire`): any bot, for the
-/// operator ([`operator::retire_bot`]).
+/// operator ([`owners::retire_any`]).
 pub fn bot_retire(name: &str, db: &Location) -> Result<()> {
     let store = Store::connect_existing(db)?;
-    match operator::retire_bot(&store, name)? {
+    match owners::retire_any(&store, name)? {
         RetiredBot::Owned(owner) => println!(
             "retired {name}, a bot of {owner}: it is scheduled no more; its matches and ratings stay"
         ),

@@ -2,12 +2,37 @@
 //! out, by playing their matches again (each checked against its recorded
 //! sha256), so that an upgrade which changes a version loses none.
 
+use crate::args::DbArg;
 use anyhow::Result;
+use clap::Subcommand;
 use ludus_host::Sandbox;
 use ludus_leaderboard::replays;
 use ludus_leaderboard::store::{Location, Store};
 
-pub fn keep(ladder: Option<i64>, db: &Location) -> Result<()> {
+#[derive(Subcommand)]
+pub enum ReplaysCommand {
+    /// Store every replay that a ladder's policy (--keep-replays) left out,
+    /// playing each match again and checking it against its recorded
+    /// sha256: run it before an upgrade that changes the Ludus, rules or
+    /// wasmtime version, which could not regenerate them afterwards.
+    Keep {
+        /// Only this ladder (default: every ladder).
+        #[arg(long)]
+        ladder: Option<i64>,
+        #[command(flatten)]
+        db: DbArg,
+    },
+}
+
+impl ReplaysCommand {
+    pub fn run(self) -> Result<()> {
+        match self {
+            ReplaysCommand::Keep { ladder, db } => keep(ladder, &db.db),
+        }
+    }
+}
+
+fn keep(ladder: Option<i64>, db: &Location) -> Result<()> {
     let store = Store::connect_existing(db)?;
     let sandbox = Sandbox::new()?;
     let mut last = std::time::Instant::now();

@@ -1,9 +1,56 @@
 //! The operator's commands of seasons and pauses: `season new`, `season
 //! list`, `ladder pause`, `ladder resume` ([`ludus_leaderboard::season`]).
 
+use crate::args::DbArg;
 use anyhow::Result;
+use clap::Subcommand;
 use ludus_leaderboard::season;
 use ludus_leaderboard::store::{Location, Store};
+
+#[derive(Subcommand)]
+pub enum SeasonCommand {
+    /// Close the open season of a game (it schedules no more; the matches
+    /// it has waiting are played; its results, ratings and pages stay,
+    /// under its name) and open the next, which a running `ludus serve`
+    /// fills with every listed bot. The new season needs this Ludus's
+    /// versions: run it with the new `ludus` to upgrade.
+    New {
+        /// The game (see `ludus games`).
+        #[arg(long)]
+        game: String,
+        /// The new season's game config as JSON (default: the closed
+        /// season's).
+        #[arg(long)]
+        config: Option<String>,
+        /// The new season's name (default: season N, N its place).
+        #[arg(long)]
+        name: Option<String>,
+        #[command(flatten)]
+        db: DbArg,
+    },
+    /// List a game's seasons, oldest first, open or closed.
+    List {
+        /// The game (see `ludus games`).
+        #[arg(long)]
+        game: String,
+        #[command(flatten)]
+        db: DbArg,
+    },
+}
+
+impl SeasonCommand {
+    pub fn run(self) -> Result<()> {
+        match self {
+            SeasonCommand::New {
+                game,
+                config,
+                name,
+                db,
+            } => new(&game, config.as_deref(), name.as_deref(), &db.db),
+            SeasonCommand::List { game, db } => list(&game, &db.db),
+        }
+    }
+}
 
 /// `ludus season new`: closes the open season of `game` and opens the next.
 pub fn new(game: &str, config: Option<&str>, name: Option<&str>, db: &Location) -> Result<()> {

@@ -842,6 +842,25 @@ fn signal_cluster(cluster: &ludus_testkit::postgres::Cluster, signal: &str) {
         .status();
 }
 
+/// `ludus serve` without a worker on `db`, its log written to `log`,
+/// once it listens.
+fn serve_logging_to(db: &str, dir: &Path, log: &Path) -> Serving {
+    let mut cmd = ludus_cmd(
+        &[
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--workers",
+            "0",
+            "--db",
+            db,
+        ],
+        dir,
+    );
+    cmd.stderr(std::fs::File::create(log).unwrap());
+    Serving::start(cmd)
+}
+
 /// `/readyz` as a load balancer asks it: the status, and how long the
 /// answer took.
 fn readyz(url: &str) -> (u16, Duration) {
@@ -872,20 +891,7 @@ fn readyz_says_not_ready_within_a_second_of_the_database_freezing() {
     let d = dir.path();
     let db = cluster.create_database();
     let log = d.join("serve.log");
-    let mut cmd = ludus_cmd(
-        &[
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--workers",
-            "0",
-            "--db",
-            &db,
-        ],
-        d,
-    );
-    cmd.stderr(std::fs::File::create(&log).unwrap());
-    let mut server = Serving::start(cmd);
+    let mut server = serve_logging_to(&db, d, &log);
     assert_eq!(readyz(&server.url).0, 200);
     signal_cluster(&cluster, "-STOP");
     let mut answers = Vec::new();
@@ -915,4 +921,46 @@ fn readyz_says_not_ready_within_a_second_of_the_database_freezing() {
         .filter(|l| l.contains("WARN") && l.contains("database"))
         .count();
     assert!(outage <= 2, "the outage logged once an interval: {logged}");
+}
+
+/// A `ludus serve` started while its PostgreSQL is down (shutting down,
+/// then gone for seconds, as in a restart) waits for it and comes up with
+/// it, as a worker does, instead of exiting: a supervisor that starts the
+/// server beside a restarting database does not need to try again.
+#[test]
+fn a_server_started_while_its_database_restarts_waits_for_it() {
+    use ludus_testkit::postgres::{Cluster, Durability, Shutdown};
+    let cluster = Cluster::start(Durability::Scratch).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let db = cluster.create_database();
+    let log = d.join("serve.log");
+    let down = Duration::from_secs(4);
+    std::thread::scope(|s| {
+        let restart = s.spawn(|| cluster.restart_after(Shutdown::Fast, down));
+        // The server starts once the database refuses connections.
+        let start = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", cluster.port())).is_ok() {
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "the database stops"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let started = Instant::now();
+        let mut server = serve_logging_to(&db, d, &log);
+        let waited = started.elapsed();
+        restart.join().unwrap().unwrap();
+        assert_eq!(readyz(&server.url).0, 200, "ready once it listens");
+        let logged = std::fs::read_to_string(&log).unwrap();
+        assert!(
+            waited > Duration::from_secs(1),
+            "it listened only once the database was back ({waited:?}): {logged}"
+        );
+        assert!(
+            logged.contains("waiting for the database"),
+            "it said what it waited for: {logged}"
+        );
+        assert_eq!(server.stop().map(|s| s.success()), Some(true));
+    });
 }

@@ -210,6 +210,18 @@ impl Field {
             house_count(&self.latest, &self.house),
         )
     }
+
+    /// The matches of a new version's placement series in this field
+    /// ([`placement_len`]), at tables of `players` seats, `opponents`
+    /// asked.
+    pub fn placement_len(&self, players: usize, opponents: usize) -> usize {
+        placement_len(
+            self.latest.len(),
+            house_count(&self.latest, &self.house),
+            players,
+            opponents,
+        )
+    }
 }
 
 /// The field of `game` now.
@@ -271,14 +283,14 @@ pub fn placement(
         .filter(|&p| p != new)
         .collect();
     let need = players - 1;
+    let house = house_of(field);
     if others.len() < need {
-        if !field.iter().any(|e| e.position == new) || !filled_with_copies(field, players) {
+        if !field.iter().any(|e| e.position == new) {
             return Vec::new();
         }
-        let house = house_of(field);
         let copies = players - 1 - others.len();
         let mut out = Vec::new();
-        for t in 0..opponents.min(house.len()).max(1) {
+        for t in 0..placement_tables(field.len(), house.len(), players, opponents) {
             let mut table = vec![new];
             table.extend(&others);
             table.extend((0..copies).map(|k| house[(t + k) % house.len()]));
@@ -290,7 +302,7 @@ pub fn placement(
         }
         return out;
     }
-    let tables = opponents.min(others.len()).max(1);
+    let tables = placement_tables(others.len() + 1, house.len(), players, opponents);
     let mut out = Vec::new();
     for t in 0..tables {
         // Evenly spread starting points over the field, each with its next neighbours.
@@ -304,6 +316,29 @@ pub fn placement(
         }
     }
     out
+}
+
+/// The tables of a new version's placement series ([`placement`]) in a
+/// field of `bots` bots, itself among them, `house` of them house bots, at
+/// tables of `players` seats, `opponents` asked
+/// ([`ContinuousConfig::placement`]): one a different opponent's, fewer in
+/// a smaller field; with fewer bots than seats, one a house bot to start
+/// the copies from, or none when the copies cannot fill a table.
+fn placement_tables(bots: usize, house: usize, players: usize, opponents: usize) -> usize {
+    if bots >= players {
+        opponents.min(bots - 1).max(1)
+    } else if bots_needed(players, bots, house) == 0 {
+        opponents.min(house).max(1)
+    } else {
+        0
+    }
+}
+
+/// The matches of a new version's placement series ([`placement`]): its
+/// tables, each in every seat rotation. As long as a version has played
+/// fewer rated matches than these, it plays its series.
+pub fn placement_len(bots: usize, house: usize, players: usize, opponents: usize) -> usize {
+    placement_tables(bots, house, players, opponents) * players
 }
 
 /// One table drawn from `pool` with the random stream of `seed`: the bot
@@ -734,5 +769,38 @@ mod tests {
             .collect();
         assert_eq!(copied, [1, 2].into());
         assert!(series.iter().all(|t| seats_of(t)[&0] == 1));
+    }
+
+    #[test]
+    fn placement_len_is_the_length_of_the_series() {
+        let fields = [
+            (1, 0),
+            (2, 0),
+            (3, 0),
+            (6, 0),
+            (1, 1),
+            (2, 1),
+            (1, 2),
+            (3, 2),
+        ];
+        for (users, house) in fields {
+            let p = with_house(users, house);
+            for players in 2..=4 {
+                for opponents in [1, 2, 4] {
+                    let len = placement_len(p.len(), house, players, opponents);
+                    for new in &p {
+                        let series = placement(new.position, &p, players, opponents);
+                        assert_eq!(
+                            series.len(),
+                            len,
+                            "{users} users, {house} house, {players} seats, {opponents} opponents"
+                        );
+                    }
+                }
+            }
+        }
+        // Two users and a house bot at tables of four: one table to start
+        // the copies from, in four seat orders.
+        assert_eq!(placement_len(3, 1, 4, 4), 4);
     }
 }

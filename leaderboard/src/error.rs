@@ -92,6 +92,18 @@ pub enum Error {
     UnknownAccount { db: String, name: String },
     #[error("`{name}` is the server's own account, which holds its house bots: it cannot be removed, and nobody signs in to it; retire a house bot with `ludus bot retire NAME`")]
     HouseAccount { name: String },
+    /// No account of this name, for a command that changes one.
+    #[error("{db} has no account named `{name}`; `ludus user list --db {db}` lists them, `ludus user add {name}` adds it")]
+    NoAccount { db: String, name: String },
+    #[error(
+        "`{name}` is the server's own account, which holds its house bots: nobody signs in to it"
+    )]
+    HouseSignsIn { name: String },
+    #[error("the account `{name}` was removed from {db}: its tokens sign in no more; add a new account with `ludus user add NAME`")]
+    AccountRemoved { db: String, name: String },
+    /// A name no account may have (`accounts::name_refused` says why).
+    #[error("{0}")]
+    AccountName(String),
 }
 
 impl Error {

@@ -2,16 +2,17 @@
 //! (`ludus serve --house DIR`), so that every game has opponents from its
 //! first upload. [`stock`] plays every bot of the folder's validation match
 //! for every game, as an upload plays it for its own, and stores each bot
-//! under the house for every game it passes; [`retire`] takes a house bot,
-//! or a bot the operator stored, off the ladders.
+//! under the house for every game it passes, as an upload is stored
+//! ([`crate::submit::store_for`]). The operator retires a house bot, or a
+//! bot the operator stored, as any bot ([`crate::owners::retire_any`]).
 //!
 //! Nobody signs in as the house: its token hash is [`NO_TOKEN`], which no
 //! sha256 is.
 
 use crate::clock;
 use crate::error::Error;
-use crate::store::{Claim, Store};
-use crate::submit::is_valid_name;
+use crate::store::{Account, Store};
+use crate::submit::{self, is_valid_name, NewVersion};
 use ludus_host::check;
 use ludus_host::{Limits, Sandbox};
 use rayon::prelude::*;
@@ -25,6 +26,12 @@ pub const HOUSE: &str = "house";
 /// The house account's token hash: not 64 hex digits, so no token's
 /// sha256 is ever equal to it.
 pub const NO_TOKEN: &str = "-";
+
+/// Whether `account` is the house's: its name, and the token hash no
+/// token has.
+pub fn is_house(account: &Account) -> bool {
+    account.name.eq_ignore_ascii_case(HOUSE) && account.token_sha256 == NO_TOKEN
+}
 
 /// The house account's id: found, or created the first time.
 pub fn account(store: &Store) -> Result<i64, Error> {
@@ -225,7 +232,13 @@ pub fn stock(
             } else if !names.insert(name.to_lowercase()) {
                 Outcome::Skipped("another file of the folder gives a bot this name".into())
             } else {
-                stock_one(store, house, &name, game, &file.wasm, &bot.sha256, &now)?
+                let version = NewVersion {
+                    name: &name,
+                    game,
+                    wasm: &file.wasm,
+                    sha256: &bot.sha256,
+                };
+                stock_one(store, house, &version, &now)?
             };
             match outcome {
                 Outcome::Stored => {
@@ -251,89 +264,25 @@ enum Outcome {
     Skipped(String),
 }
 
-/// Stores `wasm` as the house bot `name` of `game`, unless these bytes
-/// already are the latest version of the house's `name` (retired or not:
-/// a house bot the operator retired stays retired), or the name is not the
-/// house's to take.
-fn stock_one(
-    store: &Store,
-    house: i64,
-    name: &str,
-    game: &str,
-    wasm: &[u8],
-    sha256: &str,
-    now: &str,
-) -> Result<Outcome, Error> {
-    let owner = store.accounts().ownership(name)?;
+/// Stores `version` as a house bot, unless these bytes already are the
+/// latest version of the house's name (retired or not: a house bot the
+/// operator retired stays retired, where storing would claim its name
+/// back), or the name is not the house's to take.
+fn stock_one(store: &Store, house: i64, version: &NewVersion, now: &str) -> Result<Outcome, Error> {
+    let owner = store.accounts().ownership(version.name)?;
     if owner.is_some_and(|o| o.account == house) {
-        let latest = store.bots().versions(name)?.pop();
-        if latest.is_some_and(|b| b.sha256 == sha256 && b.game == game) {
+        let latest = store.bots().versions(version.name)?.pop();
+        if latest.is_some_and(|b| b.sha256 == version.sha256 && b.game == version.game) {
             return Ok(Outcome::Known);
         }
     }
-    let why = match store.accounts().take_bot_name(name, house)? {
-        Claim::Taken => {
-            let submitted = store.bots().submit(name, game, wasm, sha256, now)?;
-            return Ok(if submitted.new_version {
-                Outcome::Stored
-            } else {
-                Outcome::Known
-            });
-        }
-        Claim::Owned(owner) => format!("the name belongs to {owner}"),
-        Claim::Unowned => "the operator stored a bot under this name, which no account owns".into(),
-        Claim::LooksLike(other) => {
-            format!("it is the name of the bot `{other}` (names are one name whatever their case)")
-        }
-    };
-    Ok(Outcome::Skipped(why))
-}
-
-/// What [`retire`] did.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Retired {
-    /// A house bot, retired now.
-    House,
-    /// A bot the operator stored, which no account owned: the house
-    /// adopted it, then retired it.
-    Adopted,
-    /// Retired already.
-    Already,
-}
-
-/// Retires the bot `name` for the operator: a house bot, or a bot the
-/// operator stored that no account owns (the house adopts it first, so
-/// that it has an owner to be retired by). A bot of another account is
-/// its owner's to retire.
-pub fn retire(store: &Store, name: &str) -> Result<Retired, Error> {
-    let house = account(store)?;
-    let adopted = match store.accounts().ownership(name)? {
-        Some(o) if o.account != house => {
-            return Err(Error::NotTheHouse {
-                bot: name.into(),
-                owner: o.owner,
-            })
-        }
-        Some(o) if o.retired => return Ok(Retired::Already),
-        Some(_) => false,
-        None => {
-            // Unknown names get the store's own error.
-            store.bots().get(name, None)?;
-            if !store.accounts().adopt(name, house)? {
-                return Err(Error::from(crate::store::StoreError::UnknownBot(
-                    name.into(),
-                )));
-            }
-            true
-        }
-    };
-    store.accounts().retire(name)?;
-    tracing::info!(bot = name, "retired by the operator");
-    Ok(if adopted {
-        Retired::Adopted
-    } else {
-        Retired::House
-    })
+    Ok(
+        match submit::store_for(store, Some(house), version, now, false)? {
+            Ok(submitted) if submitted.new_version => Outcome::Stored,
+            Ok(_) => Outcome::Known,
+            Err(refused) => Outcome::Skipped(refused.to_string()),
+        },
+    )
 }
 
 #[cfg(test)]

@@ -295,12 +295,13 @@ fn check_ladder(store: &Store, id: i64) -> Result<LadderReport, Error> {
     let mut invariants = vec![check_schedule(store, &name, id, &fig)?];
 
     let mut done = Invariant::new(DONE_RESULTS, u64::from(fig.matches), "matches");
-    for index in integrity.done_without_result(id)? {
+    let mismatches = integrity.done_mismatches(id)?;
+    for index in mismatches.done_without_result {
         done.violation(format!(
             "{name}, match {index}: marked done, but has no result"
         ));
     }
-    for (index, scheduled) in integrity.results_not_done(id)? {
+    for (index, scheduled) in mismatches.results_not_done {
         done.violation(match scheduled {
             true => format!("{name}, match {index}: has a result, but is not marked done"),
             false => format!("{name}: a result of match {index}, which the schedule does not have"),

@@ -12,7 +12,9 @@
 //! builds the one leaderboard every table shows; [`continuous::top_up`]
 //! keeps a server's ladders going, season by season ([`season::start`],
 //! [`season::pause`]); [`house::stock`] gives every game of a
-//! server opponents from the start; [`lookup`] finds what re-running a
+//! server opponents from the start; [`submit::store_for`] stores every
+//! upload, its name claimed; [`owners`] says who may do what to a bot, and
+//! [`accounts`] who may have an account and sign in; [`lookup`] finds what re-running a
 //! recorded match needs; [`integrity`] checks the database's invariants in
 //! one read-only snapshot, and re-rates a ladder whose ratings do not hold.
 //!
@@ -21,6 +23,8 @@
 //! PostgreSQL database, one handle per concern. [`Error`] is the crate's
 //! error.
 
+pub mod accounts;
+pub mod candidates;
 pub mod challenge;
 pub mod clock;
 pub mod continuous;
@@ -32,6 +36,7 @@ pub mod ladder;
 pub mod lookup;
 pub mod matchup;
 pub mod operator;
+pub mod owners;
 pub mod ratings;
 pub mod replays;
 pub mod report;

@@ -1,14 +1,14 @@
-//! An operator's tools for a server's accounts and bots, on its database
-//! directly: the accounts with their bots ([`users`]), removing an account
-//! ([`remove_user`]: its tokens sign in no more, its bots are retired,
-//! their results stay), retiring any bot ([`retire_bot`]), the bots with
-//! their owners ([`bots`]) and the identical bytes uploaded by different
-//! accounts ([`duplicates`]). Adding an account and issuing its token are
-//! the server's (`ludus_server::auth`), which alone hashes tokens.
+//! What an operator is shown of a server's accounts and bots, on its
+//! database directly: the accounts with their bots ([`users`]), the bots
+//! with their owners ([`bots`]) and the identical bytes uploaded by
+//! different accounts ([`duplicates`]). What an operator changes is where
+//! its rule is: removing or disabling an account in `crate::accounts`,
+//! retiring any bot in `crate::owners`; issuing a token is the server's
+//! (`ludus_server::auth`), which alone hashes tokens.
 
 use crate::clock;
 use crate::error::Error;
-use crate::house::{self, Retired, HOUSE, NO_TOKEN};
+use crate::house;
 use crate::report;
 use crate::store::{BotRecord, SameBytes, Store};
 use std::collections::BTreeMap;
@@ -37,7 +37,7 @@ pub fn users(store: &Store) -> Result<Vec<User>, Error> {
         .list()?
         .into_iter()
         .map(|l| User {
-            house: is_house(&l.account.name, &l.account.token_sha256),
+            house: house::is_house(&l.account),
             name: l.account.name,
             created_at: l.created_at,
             operator: l.account.operator,
@@ -46,82 +46,6 @@ pub fn users(store: &Store) -> Result<Vec<User>, Error> {
             bots: l.bots,
         })
         .collect())
-}
-
-fn is_house(name: &str, token_sha256: &str) -> bool {
-    name.eq_ignore_ascii_case(HOUSE) && token_sha256 == NO_TOKEN
-}
-
-/// What [`remove_user`] did.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RemovedUser {
-    /// The account's name, as stored.
-    pub name: String,
-    /// Removed already: nothing changed.
-    pub already: bool,
-    /// The bots retired now, by name.
-    pub retired: Vec<String>,
-}
-
-/// Removes the account `name` (in any case) for the operator: its tokens
-/// sign in no more, and its bots are retired, so they leave the continuous
-/// ladders; its bots, their versions and their results stay, and their
-/// pages still show them. The house's account cannot be removed.
-pub fn remove_user(store: &Store, name: &str) -> Result<RemovedUser, Error> {
-    let account = store
-        .accounts()
-        .named(name)?
-        .ok_or_else(|| Error::UnknownAccount {
-            db: store.location().to_string(),
-            name: name.into(),
-        })?;
-    if is_house(&account.name, &account.token_sha256) {
-        return Err(Error::HouseAccount { name: account.name });
-    }
-    let removed = store.accounts().remove(account.id, clock::now_unix())?;
-    if let Some(retired) = &removed {
-        tracing::info!(account = %account.name, retired = retired.len(), "account removed by the operator");
-    }
-    Ok(RemovedUser {
-        name: account.name,
-        already: removed.is_none(),
-        retired: removed.unwrap_or_default(),
-    })
-}
-
-/// What [`retire_bot`] did.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RetiredBot {
-    /// The bot of this account, retired now.
-    Owned(String),
-    /// A house bot, retired now.
-    House,
-    /// A bot the operator stored, which no account owned: the house
-    /// adopted it, then retired it.
-    Adopted,
-    /// Retired already.
-    Already,
-}
-
-/// Retires the bot `name` for the operator, whoever owns it: it is
-/// scheduled no more and leaves the continuous ladder's board; its
-/// matches and ratings stay. A bot no account owns (stored with `ludus
-/// submit --db`) is adopted by the house first, as [`house::retire`]
-/// does, so that it has an owner to be retired by.
-pub fn retire_bot(store: &Store, name: &str) -> Result<RetiredBot, Error> {
-    match store.accounts().ownership(name)? {
-        Some(o) if o.retired => Ok(RetiredBot::Already),
-        Some(o) if !house::bots(store)?.contains(name) => {
-            store.accounts().retire(name)?;
-            tracing::info!(bot = name, owner = %o.owner, "retired by the operator");
-            Ok(RetiredBot::Owned(o.owner))
-        }
-        _ => Ok(match house::retire(store, name)? {
-            Retired::House => RetiredBot::House,
-            Retired::Adopted => RetiredBot::Adopted,
-            Retired::Already => RetiredBot::Already,
-        }),
-    }
 }
 
 /// A stored bot as `ludus bots` lists it: its latest version, its owner

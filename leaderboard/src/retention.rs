@@ -31,19 +31,30 @@ pub fn faulted(result: &MatchResult) -> bool {
 /// `recent:N`, those of the matches more than N before `end`, the end of
 /// the ladder's finished prefix (as rating it just found it) (but those with a fault under `faults`), from
 /// where the last pruning stopped. Returns how many were removed. Any
-/// process may run it at any time; two at once remove each replay once.
+/// process may run it at any time: it holds the ladder's rating lock
+/// ([`Store::with_rating_lock`]), so one process prunes a ladder at a
+/// time, and one that finds another pruning (or frozen while it prunes,
+/// holding the rows it deletes) gives up at once with a transient error
+/// and prunes later, instead of waiting on those rows with every worker
+/// that rated the ladder.
 pub fn prune(store: &Store, ladder: i64, keep: KeepReplays, end: u32) -> Result<u64, Error> {
     let Some(n) = keep.recent.filter(|_| !keep.all) else {
         return Ok(0);
     };
     let cut = end.saturating_sub(n);
-    let from = store.ladders().replays_pruned_below(ladder)?;
-    if cut <= from {
+    // Nothing to do is found without the lock; under it, found again.
+    if cut <= store.ladders().replays_pruned_below(ladder)? {
         return Ok(0);
     }
-    Ok(store
-        .results()
-        .prune_replays(ladder, from, cut, keep.faults)?)
+    store.with_rating_lock(ladder, |store| {
+        let from = store.ladders().replays_pruned_below(ladder)?;
+        if cut <= from {
+            return Ok(0);
+        }
+        Ok(store
+            .results()
+            .prune_replays(ladder, from, cut, keep.faults)?)
+    })
 }
 
 #[cfg(test)]

@@ -55,6 +55,8 @@
 //! stronger one.
 
 use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
 use thiserror::Error;
 
 use crate::ratings::Outcome;
@@ -128,6 +130,105 @@ impl SprtConfig {
     pub fn bounds(&self) -> (f64, f64) {
         sprt_bounds(self.alpha, self.beta)
     }
+}
+
+/// The configuration as `--sprt` writes it and [`SprtBounds`] reads it:
+/// `elo0=0,elo1=10,alpha=0.05,beta=0.05`.
+impl fmt::Display for SprtConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "elo0={},elo1={},alpha={},beta={}",
+            self.elo0, self.elo1, self.alpha, self.beta
+        )
+    }
+}
+
+/// An SPRT's bounds; each left out takes `ludus match-up`'s default
+/// (elo0 0, elo1 10, alpha 0.05, beta 0.05).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct SprtBounds {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elo0: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elo1: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alpha: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beta: Option<f64>,
+}
+
+impl SprtBounds {
+    /// The configuration: each bound given, and [`SprtConfig::default`]'s
+    /// for the others (not validated: [`SprtConfig::validate`]).
+    pub fn config(self) -> SprtConfig {
+        let d = SprtConfig::default();
+        SprtConfig {
+            elo0: self.elo0.unwrap_or(d.elo0),
+            elo1: self.elo1.unwrap_or(d.elo1),
+            alpha: self.alpha.unwrap_or(d.alpha),
+            beta: self.beta.unwrap_or(d.beta),
+        }
+    }
+}
+
+/// Why a text is not [`SprtBounds`].
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum SprtParseError {
+    /// A part without `=`.
+    #[error("`{0}` is not key=value")]
+    NotKeyValue(String),
+    /// A value that is not a number.
+    #[error("`{text}` is not a number")]
+    NotANumber {
+        text: String,
+        #[source]
+        source: std::num::ParseFloatError,
+    },
+    /// A key other than elo0, elo1, alpha and beta.
+    #[error("unknown key `{0}` (use elo0, elo1, alpha, beta)")]
+    UnknownKey(String),
+}
+
+/// Reads `key=value` parts separated by commas (`elo0=0,elo1=50`), keys
+/// `elo0`, `elo1`, `alpha` and `beta`, each value a number; a key given
+/// twice takes its last value, and empty parts are passed over.
+impl FromStr for SprtBounds {
+    type Err = SprtParseError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let mut b = SprtBounds::default();
+        for part in text.split(',').filter(|p| !p.is_empty()) {
+            let (k, v) = part
+                .split_once('=')
+                .ok_or_else(|| SprtParseError::NotKeyValue(part.into()))?;
+            let v: f64 = v
+                .trim()
+                .parse()
+                .map_err(|source| SprtParseError::NotANumber {
+                    text: v.into(),
+                    source,
+                })?;
+            let bound = match k.trim() {
+                "elo0" => &mut b.elo0,
+                "elo1" => &mut b.elo1,
+                "alpha" => &mut b.alpha,
+                "beta" => &mut b.beta,
+                other => return Err(SprtParseError::UnknownKey(other.into())),
+            };
+            *bound = Some(v);
+        }
+        Ok(b)
+    }
+}
+
+/// Where `llr` stands between Wald's bounds `(lower, upper)`: 0 at the
+/// lower (H0), 1 at the upper (H1), clamped to that range; the gauge an
+/// SPRT's progress is drawn as, on a page and on a terminal.
+pub fn llr_gauge(llr: f64, (lower, upper): (f64, f64)) -> f64 {
+    ((llr - lower) / (upper - lower).max(f64::EPSILON)).clamp(0.0, 1.0)
 }
 
 /// Wald's bounds `(A, B) = (ln(β/(1−α)), ln((1−β)/α))`: accept H0 at

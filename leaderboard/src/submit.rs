@@ -1,10 +1,15 @@
 //! Submitting a bot: it is loaded (imports, exports, compilation), plays its
 //! validation match for the game it is entered for ([`admit`]), and only
-//! then is stored under its name ([`Admitted::store`]). The compiled module
+//! then is stored under its name ([`Admitted::store_for`]). The compiled module
 //! stays in the sandbox's disk cache, by sha256, so the ladder that plays
 //! the bot next does not compile it again.
+//!
+//! Every upload is stored by [`store_for`], whoever sends it (the API, the
+//! upload page, the house, `ludus submit --db`): an account claims the
+//! name as it stores the version, and a name that is not its to take is
+//! refused ([`NameRefused`]) with nothing stored.
 
-use crate::store::{Store, StoreError, Submitted};
+use crate::store::{Claim, Store, StoreError, Submitted};
 use ludus_host::check::{self, CheckError, CheckReport};
 use ludus_host::{Limits, LoadError, Sandbox};
 
@@ -24,6 +29,86 @@ pub fn is_valid_name(name: &str) -> bool {
     chars.next().is_some_and(|c| c.is_ascii_alphanumeric())
         && name.len() <= NAME_LIMIT
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+/// Why a bot name is not an account's to take: the one wording of it, for
+/// the server's answers and the house's log.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NameRefused {
+    #[error("the bot `{name}` belongs to {owner}")]
+    Owned { name: String, owner: String },
+    #[error("the bot `{name}` was stored by the server's operator and belongs to no account")]
+    Unowned { name: String },
+    #[error("`{name}` is the name of the bot `{other}` (names are one name whatever their case)")]
+    LooksLike { name: String, other: String },
+}
+
+/// The store's answer to a claim on `name`, as a refusal unless it is the
+/// claimant's.
+fn claimed(name: &str, claim: Claim) -> Result<(), NameRefused> {
+    let name = name.to_string();
+    match claim {
+        Claim::Taken => Ok(()),
+        Claim::Owned(owner) => Err(NameRefused::Owned { name, owner }),
+        Claim::Unowned => Err(NameRefused::Unowned { name }),
+        Claim::LooksLike(other) => Err(NameRefused::LooksLike { name, other }),
+    }
+}
+
+/// Whether `account` may store a version under `name` ([`store_for`]
+/// claims it): asked before an upload's bytes are read and its bot
+/// validated, so that a refused name costs neither.
+pub fn may_claim(
+    store: &Store,
+    account: i64,
+    name: &str,
+) -> Result<Result<(), NameRefused>, StoreError> {
+    Ok(claimed(
+        name,
+        store.accounts().check_bot_name(name, account)?,
+    ))
+}
+
+/// A bot version to store: its name, its game, its bytes and their sha256.
+#[derive(Debug, Clone, Copy)]
+pub struct NewVersion<'a> {
+    pub name: &'a str,
+    pub game: &'a str,
+    pub wasm: &'a [u8],
+    pub sha256: &'a str,
+}
+
+/// Stores `version` for `owner` as the next version of its name
+/// (identical bytes again are a no-op), as a `candidate` or not: a
+/// candidate is not entered in its game's ladder until its owner promotes
+/// it ([`crate::candidates::promote`]). An account claims the name first,
+/// under the names' lock: a new name becomes its own, its own retired name
+/// comes back; a name that is another's, the operator's or a look-alike is
+/// refused, and nothing is stored. The operator (`None`: `ludus submit
+/// --db`) claims nothing. `now` is the submission time as the store
+/// records it.
+pub fn store_for(
+    store: &Store,
+    owner: Option<i64>,
+    version: &NewVersion,
+    now: &str,
+    candidate: bool,
+) -> Result<Result<Submitted, NameRefused>, StoreError> {
+    if let Some(account) = owner {
+        let claim = store.accounts().take_bot_name(version.name, account)?;
+        if let Err(refused) = claimed(version.name, claim) {
+            return Ok(Err(refused));
+        }
+    }
+    let NewVersion {
+        name,
+        game,
+        wasm,
+        sha256,
+    } = *version;
+    Ok(Ok(store
+        .bots()
+        .submit_as(name, game, wasm, sha256, now, candidate)?))
 }
 
 /// A bot that passed its validation for a game, ready to be stored: the
@@ -60,6 +145,9 @@ pub enum SubmitError {
     },
     #[error(transparent)]
     Check(#[from] CheckError),
+    /// The name is not the account's to take.
+    #[error(transparent)]
+    Name(#[from] NameRefused),
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -135,20 +223,22 @@ pub fn admit<'a>(
 }
 
 impl Admitted<'_> {
-    /// Stores the bot as the next version of its name (identical bytes
-    /// again are a no-op), as a `candidate` or not: a candidate is not
-    /// entered in its game's ladder until its owner promotes it
-    /// ([`crate::challenge::promote`]). `now` is the submission time as the
-    /// store records it.
-    pub fn store(self, store: &Store, now: &str, candidate: bool) -> Result<Accepted, StoreError> {
-        let stored = store.bots().submit_as(
-            &self.name,
-            &self.game,
-            self.wasm,
-            &self.report.sha256,
-            now,
-            candidate,
-        )?;
+    /// Stores the bot for `owner` through [`store_for`], which claims its
+    /// name for an account (the operator, `None`, claims nothing).
+    pub fn store_for(
+        self,
+        store: &Store,
+        owner: Option<i64>,
+        now: &str,
+        candidate: bool,
+    ) -> Result<Accepted, SubmitError> {
+        let version = NewVersion {
+            name: &self.name,
+            game: &self.game,
+            wasm: self.wasm,
+            sha256: &self.report.sha256,
+        };
+        let stored = store_for(store, owner, &version, now, candidate)??;
         Ok(Accepted {
             stored,
             report: self.report,

@@ -3,7 +3,8 @@
 //! operator like any bot.
 
 use ludus_host::{Limits, Sandbox, SandboxOptions};
-use ludus_leaderboard::house::{self, Retired};
+use ludus_leaderboard::house;
+use ludus_leaderboard::owners::{retire_house_bot, RetiredBot};
 use ludus_leaderboard::store::{Claim, Store};
 use ludus_leaderboard::Error;
 use std::sync::atomic::AtomicBool;
@@ -74,8 +75,14 @@ fn a_folder_stocks_the_house_once_and_a_retired_house_bot_stays_retired() {
 
     // Retired by the operator, and stocked again: nothing new, still retired.
     let retired = first.stored[0].clone();
-    assert_eq!(house::retire(&store, &retired).unwrap(), Retired::House);
-    assert_eq!(house::retire(&store, &retired).unwrap(), Retired::Already);
+    assert_eq!(
+        retire_house_bot(&store, &retired).unwrap(),
+        RetiredBot::House
+    );
+    assert_eq!(
+        retire_house_bot(&store, &retired).unwrap(),
+        RetiredBot::Already
+    );
     let again = house::stock(&store, &sandbox, &folder, &limits, &go).unwrap();
     assert!(again.stored.is_empty(), "{again:?}");
     assert_eq!(again.known, first.stored);
@@ -98,14 +105,14 @@ fn a_folder_stocks_the_house_once_and_a_retired_house_bot_stays_retired() {
             .unwrap();
     }
     assert_eq!(
-        house::retire(&store, "operators").unwrap(),
-        Retired::Adopted
+        retire_house_bot(&store, "operators").unwrap(),
+        RetiredBot::Adopted
     );
     assert!(house::bots(&store).unwrap().contains("operators"));
-    let e = house::retire(&store, "alices").unwrap_err();
+    let e = retire_house_bot(&store, "alices").unwrap_err();
     assert!(matches!(e, Error::NotTheHouse { .. }), "{e}");
     assert!(e.to_string().contains("belongs to alice"), "{e}");
-    let e = house::retire(&store, "nobody").unwrap_err();
+    let e = retire_house_bot(&store, "nobody").unwrap_err();
     assert!(e.to_string().contains("no bot named `nobody`"), "{e}");
 }
 

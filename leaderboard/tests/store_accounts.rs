@@ -35,13 +35,11 @@ fn new<'a>(
         password_hash: Some("$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA"),
         token,
         invite,
-        now: NOW,
-        now_unix: T,
     }
 }
 
 fn made(store: &Store, n: &NewAccount) -> i64 {
-    match store.accounts().create(n).unwrap() {
+    match store.accounts().create(n, NOW, T).unwrap() {
         Created::Account(id) => id,
         other => panic!("{other:?}"),
     }
@@ -58,7 +56,10 @@ fn accounts_are_made_with_a_password_a_token_and_an_invitation_used_once(db: Db)
     let token = store.accounts().token(&first).unwrap().unwrap();
     assert_eq!((token.account_id, token.name.as_str()), (alice, "first"));
     assert_eq!(
-        store.accounts().create(&new("ALICE", None, None)).unwrap(),
+        store
+            .accounts()
+            .create(&new("ALICE", None, None), NOW, T)
+            .unwrap(),
         Created::NameTaken("alice".into())
     );
 
@@ -70,7 +71,7 @@ fn accounts_are_made_with_a_password_a_token_and_an_invitation_used_once(db: Db)
         .unwrap();
     let refused = |code: &str| match store
         .accounts()
-        .create(&new("bob", Some(code), None))
+        .create(&new("bob", Some(code), None), NOW, T)
         .unwrap()
     {
         Created::Invite(why) => why,
@@ -93,7 +94,7 @@ fn accounts_are_made_with_a_password_a_token_and_an_invitation_used_once(db: Db)
     assert_eq!(
         store
             .accounts()
-            .create(&new("carol", Some(&sha(7)), None))
+            .create(&new("carol", Some(&sha(7)), None), NOW, T)
             .unwrap(),
         Created::Invite(InviteRefused::Used)
     );

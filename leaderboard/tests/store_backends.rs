@@ -1657,3 +1657,126 @@ fn a_crashed_worker_keeps_its_error_and_workers_gone_a_day_are_pruned(db: Db) {
         "0"
     );
 }
+
+/// What rating reads of a ladder costs the rows it reads, whatever the
+/// planner's statistics say. A ladder that grew after the last `ANALYZE`
+/// (a new season's, empty then) once made PostgreSQL join its results to
+/// its matches row by row through a filter, reading the ladder's matches
+/// once per result: a minute on 20 000 matches, while every worker waited
+/// for its rating. Counted in rows read (the table's statistics counters,
+/// flushed as the reading session ends), not in time.
+#[test]
+fn on_postgres_ratings_read_a_ladder_grown_since_its_statistics_in_rows_linear_in_it() {
+    const N: u32 = 4000;
+    let db = postgres();
+    let mut store = db.store();
+    // Ladders of earlier seasons, and a new one, with no match yet when
+    // the statistics are taken.
+    let old: Vec<i64> = (3..7).map(|n| ladder(&mut store, n)).collect();
+    let new = ladder(&mut store, 0);
+    drop(store);
+    let grow = |id: i64, from: u32| {
+        db.raw(&format!(
+            "INSERT INTO matches (ladder_id, idx, grp, seed, seats)
+               SELECT {id}, i, i / 2, i, '[0,1]' FROM generate_series({from}, {N} - 1) i;
+             INSERT INTO results (ladder_id, idx, match_id, placements, scores, faults, turns, reason)
+               SELECT {id}, i, 'm{id}-' || i, '[1,2]', '[1.0,0.0]', '[0,0]', 10, 'done'
+               FROM generate_series(0, {N} - 1) i"
+        ));
+    };
+    // No analyze but the test's own: the statistics stay as taken.
+    db.raw(
+        "ALTER TABLE matches SET (autovacuum_enabled = false);
+            ALTER TABLE results SET (autovacuum_enabled = false)",
+    );
+    for (id, n) in old.into_iter().zip(3..) {
+        grow(id, n);
+    }
+    db.raw("ANALYZE matches; ANALYZE results");
+    grow(new, 0);
+    let read = || -> u64 {
+        db.raw(
+            "SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0)
+             FROM pg_stat_user_tables WHERE relname = 'matches'",
+        )
+        .parse()
+        .unwrap()
+    };
+    let before = read();
+    let store = db.store();
+    let games = store.results().rated_before(new, N).unwrap();
+    assert_eq!(games.len(), N as usize);
+    assert!(
+        games
+            .iter()
+            .enumerate()
+            .all(|(i, g)| g.index == i as u32 && g.seats == [0, 1]),
+        "each result with its match's seats"
+    );
+    // The session's counts reach the statistics as it ends.
+    drop(store);
+    let waited = std::time::Instant::now();
+    let mut after = read();
+    while after < before + u64::from(N) && waited.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(50));
+        after = read();
+    }
+    let rows = after - before;
+    assert!(
+        (u64::from(N)..=3 * u64::from(N)).contains(&rows),
+        "reading {N} rated matches read {rows} rows of matches"
+    );
+}
+
+/// Pruning a ladder's replays holds its rating lock: a process frozen while
+/// it prunes (its transaction open, holding the rows it deletes) holds the
+/// others up no longer than the rating lock's wait, not the ten seconds of
+/// a lock timeout on the loop of every worker that rated the ladder (the
+/// fault run found the servers and a worker waiting on a frozen worker's
+/// deleted replay); they prune later.
+#[test]
+fn on_postgres_a_process_frozen_while_it_prunes_holds_the_others_up_no_longer_than_the_rating_lock_wait(
+) {
+    let db = postgres();
+    let mut store = db.store();
+    let id = ladder(&mut store, 4);
+    let w = store.queue().register_worker(1, Some(id), LEASE).unwrap();
+    store.queue().claim(w, id, 4, LEASE).unwrap();
+    for i in 0..4 {
+        store
+            .queue()
+            .commit(w, id, &result(i, &format!("r{i}")), b"gz")
+            .unwrap();
+    }
+    let keep: KeepReplays = "recent:1".parse().unwrap();
+    let Db::Postgres(url) = &db else {
+        unreachable!()
+    };
+    // Another process prunes as Ludus does, and freezes mid-way.
+    let mut frozen = postgres::Client::connect(url, postgres::NoTls).unwrap();
+    let mut pruning = frozen.transaction().unwrap();
+    pruning
+        .execute(
+            "SELECT pg_advisory_xact_lock($1, $2)",
+            &[&(0x4C55i32 + 1), &(id as i32)],
+        )
+        .unwrap();
+    pruning
+        .execute("DELETE FROM replays WHERE match_id = 'm0000'", &[])
+        .unwrap();
+    let started = std::time::Instant::now();
+    let e = ludus_leaderboard::retention::prune(&store, id, keep, 4)
+        .expect_err("another process prunes the ladder");
+    assert!(e.is_transient(), "tried again later: {e}");
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "held up {:?}, not a lock timeout",
+        started.elapsed()
+    );
+    drop(pruning);
+    assert_eq!(
+        ludus_leaderboard::retention::prune(&store, id, keep, 4).unwrap(),
+        3,
+        "pruned once the other is gone"
+    );
+}

@@ -5,9 +5,10 @@
 //! retired by name; identical bytes of different accounts found (named
 //! tokens, sessions and invitations: `store_accounts.rs`).
 
-use ludus_leaderboard::operator::{self, RetiredBot};
+use ludus_leaderboard::operator;
+use ludus_leaderboard::owners::{self, RetiredBot};
 use ludus_leaderboard::store::Store;
-use ludus_leaderboard::{continuous, house, Error};
+use ludus_leaderboard::{accounts, continuous, house, Error};
 
 const NOW: &str = "2026-01-01T00:00:00Z";
 
@@ -106,7 +107,7 @@ fn a_removed_account_has_its_bots_retired_and_its_results_kept(db: Db) {
     assert_eq!(field(&store), ["a2", "b1"]);
 
     let before = ludus_leaderboard::clock::now_unix();
-    let removed = operator::remove_user(&store, "ALICE").unwrap();
+    let removed = accounts::remove(&store, "ALICE").unwrap();
     assert_eq!(removed.name, "alice");
     assert!(!removed.already);
     // Only what this step retired: a1 was retired already.
@@ -135,14 +136,14 @@ fn a_removed_account_has_its_bots_retired_and_its_results_kept(db: Db) {
         .is_some_and(|t| t.ends_with('Z')));
     assert!(users[1].removed_at.is_none());
 
-    let again = operator::remove_user(&store, "alice").unwrap();
+    let again = accounts::remove(&store, "alice").unwrap();
     assert!(again.already && again.retired.is_empty());
-    match operator::remove_user(&store, "nobody") {
+    match accounts::remove(&store, "nobody") {
         Err(Error::UnknownAccount { name, .. }) => assert_eq!(name, "nobody"),
         other => panic!("{other:?}"),
     }
     house::account(&store).unwrap();
-    let e = operator::remove_user(&store, "house").unwrap_err();
+    let e = accounts::remove(&store, "house").unwrap_err();
     assert!(matches!(e, Error::HouseAccount { .. }), "{e}");
 }
 
@@ -154,25 +155,25 @@ fn the_operator_retires_any_bot_whoever_owns_it(db: Db) {
     upload(&store, Some(house_id), "idle", &wasm(2));
     upload(&store, None, "stored", &wasm(3));
     assert_eq!(
-        operator::retire_bot(&store, "mine").unwrap(),
+        owners::retire_any(&store, "mine").unwrap(),
         RetiredBot::Owned("alice".into())
     );
     assert_eq!(
-        operator::retire_bot(&store, "idle").unwrap(),
+        owners::retire_any(&store, "idle").unwrap(),
         RetiredBot::House
     );
     assert_eq!(
-        operator::retire_bot(&store, "stored").unwrap(),
+        owners::retire_any(&store, "stored").unwrap(),
         RetiredBot::Adopted
     );
     for bot in ["mine", "idle", "stored"] {
         assert_eq!(
-            operator::retire_bot(&store, bot).unwrap(),
+            owners::retire_any(&store, bot).unwrap(),
             RetiredBot::Already
         );
     }
     assert_eq!(store.accounts().retired().unwrap().len(), 3);
-    assert!(operator::retire_bot(&store, "nobody").is_err());
+    assert!(owners::retire_any(&store, "nobody").is_err());
     // The listing says whose each bot is and that it is retired.
     let listed = operator::bots(&store).unwrap();
     let rows: Vec<(&str, Option<&str>, bool)> = listed

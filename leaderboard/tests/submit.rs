@@ -36,13 +36,13 @@ fn a_bot_that_plays_its_game_is_stored_and_the_same_bytes_again_change_nothing()
     let limits = Limits::default();
     let first = admit(&sandbox, "miner", "kore", &miner, &limits)
         .unwrap()
-        .store(&store, NOW, false)
+        .store_for(&store, None, NOW, false)
         .unwrap();
     assert!(first.stored.new_version);
     assert_eq!(first.report.plays(), ["kore"]);
     let again = admit(&sandbox, "miner", "kore", &miner, &limits)
         .unwrap()
-        .store(&store, NOW, false)
+        .store_for(&store, None, NOW, false)
         .unwrap();
     assert!(!again.stored.new_version);
     assert_eq!(again.stored.bot.version, 1);
@@ -167,7 +167,7 @@ fn a_submitted_bot_is_found_compiled_by_the_ladder_that_plays_it_next() {
         &Limits::default(),
     )
     .unwrap()
-    .store(&store, NOW, false)
+    .store_for(&store, None, NOW, false)
     .unwrap();
     let stored = &store.bots().latest("halite").unwrap()[0];
     let ladder_process = sandbox_caching_in(&cache);

@@ -17,7 +17,7 @@ use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::Extension;
-use ludus_leaderboard::clock;
+use ludus_leaderboard::accounts::{self, SignedIn};
 use ludus_leaderboard::store::{Created, InviteRefused, NewAccount};
 
 /// The page to return to after signing in.
@@ -81,13 +81,6 @@ pub struct SignIn {
     next: Option<String>,
 }
 
-/// What became of a sign-in's name and password.
-enum Checked {
-    Account(i64),
-    Wrong,
-    Refused(ApiError),
-}
-
 pub async fn signin(
     State(state): State<AppState>,
     frame: Frame,
@@ -113,49 +106,31 @@ pub async fn signin(
         return again(e.status(), e.to_string());
     }
     let n = name.clone();
-    let found = state
-        .with_store(move |s| {
-            let Some(account) = s.accounts().named(&n)? else {
-                return Ok(None);
-            };
-            let hash = s.accounts().password_hash(account.id)?;
-            Ok(Some((account, hash)))
-        })
-        .await;
-    let found = match found {
-        Ok(f) => f,
+    let asked = match state
+        .with_store(move |s| Ok(accounts::sign_in(s, &n)?))
+        .await
+    {
+        Ok(a) => a,
         Err(e) => return error_page(&frame, e),
     };
     let password = form.password.clone();
     // Hashing takes tens of milliseconds of a core: off the request threads.
     let checked = state
-        .password_work(move || match found {
-            Some((account, Some(hash))) if crate::password::verify(&password, &hash) => {
-                match (account.removed_at, account.disabled_at) {
-                    (Some(_), _) => Checked::Refused(ApiError::AccountRemoved),
-                    (_, Some(_)) => Checked::Refused(ApiError::AccountDisabled),
-                    _ => Checked::Account(account.id),
-                }
-            }
-            Some((_, Some(_))) => Checked::Wrong,
-            // An unknown name, or an account without a password, takes the time
-            // of a wrong password and is answered as one.
-            _ => {
-                crate::password::verify_nothing(&password);
-                Checked::Wrong
-            }
-        })
-        .await
-        .unwrap_or_else(Checked::Refused);
+        .password_work(move || asked.check(|phc| crate::password::check(&password, phc)))
+        .await;
     let id = match checked {
-        Checked::Account(id) => id,
-        Checked::Wrong => {
+        Ok(SignedIn::Account(id)) => id,
+        Ok(SignedIn::Wrong) => {
             return again(
                 StatusCode::UNAUTHORIZED,
                 "wrong account name or password".into(),
             )
         }
-        Checked::Refused(e) => return again(e.status(), e.to_string()),
+        Ok(SignedIn::Barred(barred)) => {
+            let e = ApiError::from(barred);
+            return again(e.status(), e.to_string());
+        }
+        Err(e) => return again(e.status(), e.to_string()),
     };
     let st = state.clone();
     match state
@@ -241,7 +216,7 @@ pub async fn signup(
         return again(e.status(), e.to_string());
     }
     let refused = StatusCode::UNPROCESSABLE_ENTITY;
-    if let Some(why) = crate::auth::name_refused(&name) {
+    if let Some(why) = accounts::name_refused(&name) {
         return again(refused, why);
     }
     if form.password != form.password2 {
@@ -280,10 +255,8 @@ pub async fn signup(
                 password_hash: Some(&hash),
                 token: None,
                 invite: invite.as_deref(),
-                now: &clock::now_rfc3339(),
-                now_unix: clock::now_unix(),
             };
-            Ok(match s.accounts().create(&new)? {
+            Ok(match accounts::create(s, &new)? {
                 Created::Account(id) => Ok(session::start(s, st.config(), id)?),
                 other => Err(other),
             })

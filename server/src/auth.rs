@@ -15,8 +15,8 @@ use crate::{error::ApiError, state::AppState};
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::HeaderMap;
-use ludus_leaderboard::clock;
 use ludus_leaderboard::store::{self, Created, NewAccount, Store};
+use ludus_leaderboard::{accounts, clock};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
@@ -26,24 +26,6 @@ pub const LAST_USED_EVERY: i64 = 60;
 
 fn hash(secret: &str) -> String {
     hex::encode(Sha256::digest(secret.as_bytes()))
-}
-
-/// Whether `name` may be a new account's: a bot name's rules, and not the
-/// house's; the reason when it may not.
-pub fn name_refused(name: &str) -> Option<String> {
-    if !crate::uploads::is_valid_name(name) {
-        return Some(format!(
-            "`{}` is not an account name: {}",
-            name.escape_debug(),
-            crate::uploads::NAME_RULE
-        ));
-    }
-    if name.eq_ignore_ascii_case(ludus_leaderboard::house::HOUSE) {
-        return Some(format!(
-            "`{name}` is the name of the server's own account, which holds its house bots; choose another name"
-        ));
-    }
-    None
 }
 
 /// Adds an account and returns its first API token (named `first`), which
@@ -67,7 +49,8 @@ pub fn add_account_with_password(
     operator: bool,
     password: Option<&str>,
 ) -> anyhow::Result<Option<String>> {
-    if let Some(why) = name_refused(name) {
+    // Refused before the password is hashed, which is slow.
+    if let Some(why) = accounts::name_refused(name) {
         anyhow::bail!("{why}");
     }
     let password_hash = match password {
@@ -87,10 +70,8 @@ pub fn add_account_with_password(
         password_hash: password_hash.as_deref(),
         token: Some(("first", &token_sha256)),
         invite: None,
-        now: &clock::now_rfc3339(),
-        now_unix: clock::now_unix(),
     };
-    Ok(match store.accounts().create(&new)? {
+    Ok(match accounts::create(store, &new)? {
         Created::Account(id) => Some(token(id, &secret)),
         _ => None,
     })
@@ -107,34 +88,12 @@ fn token(id: i64, secret: &str) -> String {
     format!("ludus_{id}_{secret}")
 }
 
-/// The account `name` (in any case) for the operator's commands: not the
-/// house's, nor one removed.
-fn operated(store: &Store, name: &str) -> anyhow::Result<store::Account> {
-    let db = store.location();
-    let Some(account) = store.accounts().named(name)? else {
-        anyhow::bail!("{db} has no account named `{name}`; `ludus user list --db {db}` lists them, `ludus user add {name}` adds it");
-    };
-    if account.token_sha256 == ludus_leaderboard::house::NO_TOKEN {
-        anyhow::bail!(
-            "`{}` is the server's own account, which holds its house bots: nobody signs in to it",
-            account.name
-        );
-    }
-    if account.removed_at.is_some() {
-        anyhow::bail!(
-            "the account `{}` was removed from {db}: its tokens sign in no more; add a new account with `ludus user add NAME`",
-            account.name
-        );
-    }
-    Ok(account)
-}
-
 /// Gives the account `name` (in any case) a new API token named `label`
 /// (default `cli-<n>`, n its count of tokens) and returns its id and the
 /// token, which is shown once and stored only as a hash; its other tokens
 /// stay as they are. Not for an account removed, nor the house's.
 pub fn new_token(store: &Store, name: &str, label: Option<&str>) -> anyhow::Result<(i64, String)> {
-    let account = operated(store, name)?;
+    let account = accounts::operated(store, name)?;
     let label = match label {
         Some(l) => l.to_string(),
         None => format!("cli-{}", store.accounts().tokens(account.id)?.len() + 1),
@@ -209,7 +168,7 @@ pub fn revoke_token_of(store: &Store, name: &str, token_id: i64) -> anyhow::Resu
 /// Sets the password of the account `name` (in any case), for the
 /// operator (`ludus user password`): checked against the password rules.
 pub fn set_password(store: &Store, name: &str, password: &str) -> anyhow::Result<()> {
-    let account = operated(store, name)?;
+    let account = accounts::operated(store, name)?;
     if let Some(why) = crate::password::weakness(&account.name, password) {
         anyhow::bail!("the password is refused: {why}");
     }
@@ -220,23 +179,6 @@ pub fn set_password(store: &Store, name: &str, password: &str) -> anyhow::Result
         anyhow::bail!("the account `{}` was removed meanwhile", account.name);
     }
     Ok(())
-}
-
-/// Disables (`disabled`) or enables the account `name` for the operator:
-/// disabled, its sessions end and neither sessions nor tokens sign in;
-/// enabled again, its tokens that were not revoked sign in again (its
-/// sessions stay ended). Its bots play on either way. The account's name
-/// as stored, and whether anything changed.
-pub fn set_disabled(store: &Store, name: &str, disabled: bool) -> anyhow::Result<(String, bool)> {
-    let account = operated(store, name)?;
-    let changed = match disabled {
-        true => store.accounts().disable(account.id, clock::now_unix())?,
-        false => store.accounts().enable(account.id)?,
-    };
-    if changed {
-        tracing::info!(account = %account.name, disabled, "account disabled or enabled by the operator");
-    }
-    Ok((account.name, changed))
 }
 
 /// Makes a one-time invitation code, valid for `valid_for`: the code,
@@ -280,12 +222,7 @@ pub fn verify(store: &Store, token: &str) -> Result<Option<store::Account>, ApiE
     let Some(account) = store.accounts().get(id)? else {
         return Ok(None);
     };
-    if account.removed_at.is_some() {
-        return Err(ApiError::AccountRemoved);
-    }
-    if account.disabled_at.is_some() {
-        return Err(ApiError::AccountDisabled);
-    }
+    accounts::may_sign_in(&account)?;
     let now = clock::now_unix();
     if found
         .last_used_at

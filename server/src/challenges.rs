@@ -17,14 +17,16 @@ use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use ludus_leaderboard::candidates;
 use ludus_leaderboard::challenge::{
     self, BotRef, ChallengeError, ChallengeId, ChallengeRequest, ChallengeState, ChallengeStatus,
     Opponents, Test,
 };
 use ludus_leaderboard::clock;
-use ludus_leaderboard::sprt::SprtConfig;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
+
+pub use ludus_leaderboard::sprt::SprtBounds;
 
 /// A challenge to create: the tested bot (one of yours), whom it plays
 /// (`vs` or `top`), and until what (`games` or `sprt`).
@@ -59,33 +61,6 @@ pub struct NewChallenge {
     /// seed, bots and test play the same games. Default: a fresh one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<String>,
-}
-
-/// An SPRT's bounds; each left out takes `ludus match-up`'s default
-/// (elo0 0, elo1 10, alpha 0.05, beta 0.05).
-#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct SprtBounds {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub elo0: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub elo1: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub alpha: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub beta: Option<f64>,
-}
-
-impl SprtBounds {
-    fn config(self) -> SprtConfig {
-        let d = SprtConfig::default();
-        SprtConfig {
-            elo0: self.elo0.unwrap_or(d.elo0),
-            elo1: self.elo1.unwrap_or(d.elo1),
-            alpha: self.alpha.unwrap_or(d.alpha),
-            beta: self.beta.unwrap_or(d.beta),
-        }
-    }
 }
 
 impl NewChallenge {
@@ -153,7 +128,8 @@ pub fn api_error(e: ChallengeError) -> ApiError {
         e @ (C::UnknownBot(_) | C::UnknownVersion { .. } | C::UnknownChallenge(_)) => {
             ApiError::NotFound(e.to_string())
         }
-        e @ (C::NotOwner { .. } | C::NotYours { .. }) => ApiError::Forbidden(e.to_string()),
+        C::NotOwner(e) => e.into(),
+        e @ C::NotYours { .. } => ApiError::Forbidden(e.to_string()),
         e @ (C::AtOnce { .. } | C::GamesToday { .. }) => ApiError::TooMany(e.to_string()),
         e @ (C::Ended { .. } | C::NotACandidate { .. }) => ApiError::Conflict(e.to_string()),
         e @ (C::Retired { .. }
@@ -290,7 +266,7 @@ pub fn promote_as(
     name: &str,
     version: u32,
 ) -> Result<(), ApiError> {
-    challenge::promote(s, account.id, name, version).map_err(api_error)?;
+    candidates::promote(s, account.id, name, version).map_err(api_error)?;
     tracing::info!(bot = %name, version, account = %account.name, "candidate promoted");
     Ok(())
 }

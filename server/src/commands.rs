@@ -1,11 +1,15 @@
 //! What an account changes: uploading a bot (validated like `ludus check
-//! --game`, then stored as the next version of its name) and retiring one.
+//! --game`, then stored as the next version of its name by
+//! [`ludus_leaderboard::submit::store_for`]) and retiring one, or one of
+//! its versions ([`ludus_leaderboard::owners`], whose rule it is).
 
 use crate::dto::{BotView, Page, Refusal, Stored, UploadQuery, Uploaded};
 use crate::rate_limit::ClientAddress;
 use crate::{error::ApiError, state::AppState, uploads, views};
 use axum::body::Body;
+use ludus_host::Limits;
 use ludus_leaderboard::clock;
+use ludus_leaderboard::owners;
 use ludus_leaderboard::store::{Account, Store};
 use ludus_leaderboard::submit::{self, SubmitError};
 
@@ -112,21 +116,7 @@ where
         let admitted = submit::admit(st.sandbox(), &name, &game, &wasm, &limits);
         let took = started.elapsed();
         st.metrics().validation(&game, admitted.is_ok(), took);
-        let admitted = admitted.map_err(|e| match e {
-            SubmitError::Store(e) => Refusal::from(ApiError::from(e)),
-            e => {
-                let report = match &e {
-                    SubmitError::Refused { game, report } => {
-                        report.game(game).map(|v| v.report(&limits))
-                    }
-                    _ => None,
-                };
-                Refusal {
-                    error: ApiError::Refused(e.to_string()),
-                    report,
-                }
-            }
-        })?;
+        let admitted = admitted.map_err(|e| refusal(e, &limits))?;
         let report = admitted
             .report
             .games
@@ -138,10 +128,9 @@ where
             Some(n) => format!("passed its validation match of {game}, with {n} warnings"),
         };
         let s = st.connection()?;
-        uploads::claimed(&name, s.accounts().take_bot_name(&name, account.id)?)?;
         let accepted = admitted
-            .store(&s, &clock::now_rfc3339(), candidate)
-            .map_err(ApiError::from)?;
+            .store_for(&s, Some(account.id), &clock::now_rfc3339(), candidate)
+            .map_err(|e| refusal(e, &limits))?;
         let b = accepted.stored.bot;
         tracing::info!(
             bot = %b.name,
@@ -173,6 +162,19 @@ where
     .map_err(|e| ApiError::Internal(format!("the validation task failed: {e}")))?
 }
 
+/// Why a bot was not stored, with its validation's report when it failed
+/// its validation match.
+fn refusal(e: SubmitError, limits: &Limits) -> Refusal {
+    let report = match &e {
+        SubmitError::Refused { game, report } => report.game(game).map(|v| v.report(limits)),
+        _ => None,
+    };
+    Refusal {
+        error: e.into(),
+        report,
+    }
+}
+
 /// The body, up to `limit` bytes. A body that stops short of the limit
 /// ran out of time (a client that went away gets no answer at all).
 async fn read_body(body: Body, limit: usize) -> Result<Vec<u8>, ApiError> {
@@ -196,49 +198,23 @@ async fn read_body(body: Body, limit: usize) -> Result<Vec<u8>, ApiError> {
 }
 
 /// Retires `name`: it is scheduled no more (its results stay). Its owner
-/// only.
+/// only ([`owners::retire`]).
 pub fn retire(store: &Store, account: &Account, name: &str) -> Result<BotView, ApiError> {
-    match store.accounts().ownership(name)? {
-        None => return Err(ApiError::NotFound(format!("no bot named `{name}`"))),
-        Some(o) if o.account != account.id => {
-            return Err(ApiError::Forbidden(format!(
-                "the bot `{name}` belongs to {}; only its owner can retire it",
-                o.owner
-            )))
-        }
-        Some(_) => {}
-    }
-    store.accounts().retire(name)?;
+    owners::retire(store, account.id, name)?;
     tracing::info!(bot = %name, account = %account.name, "bot retired");
     views::bot(store, name, Page::default())
 }
 
-/// Retires version `version` of `name`: it leaves its game's ladder, which
-/// plays the bot's latest version before it that is not a candidate (none:
-/// the bot leaves the ladder until a version is promoted); its results
-/// stay, and it stays stored as a candidate its owner can promote again.
-/// Its owner only.
+/// Retires version `version` of `name`: it leaves its game's ladder, and
+/// stays stored as a candidate its owner can promote again. Its owner only
+/// ([`owners::retire_version`]).
 pub fn retire_version(
     store: &Store,
     account: &Account,
     name: &str,
     version: u32,
 ) -> Result<(), ApiError> {
-    match store.accounts().ownership(name)? {
-        None => return Err(ApiError::NotFound(format!("no bot named `{name}`"))),
-        Some(o) if o.account != account.id => {
-            return Err(ApiError::Forbidden(format!(
-                "the bot `{name}` belongs to {}; only its owner can retire it",
-                o.owner
-            )))
-        }
-        Some(_) => {}
-    }
-    if !store.bots().withdraw(name, version)? {
-        return Err(ApiError::BadRequest(format!(
-            "`{name}` has no version {version} in its ladder (a candidate, or no such version)"
-        )));
-    }
+    owners::retire_version(store, account.id, name, version)?;
     tracing::info!(bot = %name, version, account = %account.name, "bot version retired");
     Ok(())
 }

@@ -191,6 +191,48 @@ impl From<ludus_leaderboard::store::StoreError> for ApiError {
     }
 }
 
+impl From<ludus_leaderboard::owners::OwnerError> for ApiError {
+    fn from(e: ludus_leaderboard::owners::OwnerError) -> Self {
+        use ludus_leaderboard::owners::OwnerError as O;
+        match e {
+            O::Store(e) => e.into(),
+            e @ O::Unowned(_) => ApiError::NotFound(e.to_string()),
+            e @ O::NotOwner { .. } => ApiError::Forbidden(e.to_string()),
+            e @ O::NotEntered { .. } => ApiError::BadRequest(e.to_string()),
+        }
+    }
+}
+
+/// A name that is not the account's to take, with what to do.
+impl From<ludus_leaderboard::submit::NameRefused> for ApiError {
+    fn from(e: ludus_leaderboard::submit::NameRefused) -> Self {
+        ApiError::Forbidden(format!("{e}; choose another name"))
+    }
+}
+
+/// Why a bot was not stored: its name, the store, or the bot itself
+/// (which does not load, or fails its validation match).
+impl From<ludus_leaderboard::submit::SubmitError> for ApiError {
+    fn from(e: ludus_leaderboard::submit::SubmitError) -> Self {
+        use ludus_leaderboard::submit::SubmitError as S;
+        match e {
+            S::Name(e) => e.into(),
+            S::Store(e) => e.into(),
+            e => ApiError::Refused(e.to_string()),
+        }
+    }
+}
+
+impl From<ludus_leaderboard::accounts::Barred> for ApiError {
+    fn from(e: ludus_leaderboard::accounts::Barred) -> Self {
+        use ludus_leaderboard::accounts::Barred;
+        match e {
+            Barred::Removed => ApiError::AccountRemoved,
+            Barred::Disabled => ApiError::AccountDisabled,
+        }
+    }
+}
+
 impl From<ludus_leaderboard::Error> for ApiError {
     fn from(e: ludus_leaderboard::Error) -> Self {
         match e {

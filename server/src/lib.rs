@@ -9,9 +9,11 @@
 //! The map: [`routes`] is the table of every route; [`api`] and [`pages`]
 //! are their handlers, which take what they need in their signatures (the
 //! [`auth`] and [`session`] extractors say who asks; [`account_pages`]
-//! signs people up, in and out, under the rules of [`password`]) and call a view ([`views`], the reads
+//! signs people up, in and out, under the rules of [`password`] and of
+//! [`ludus_leaderboard::accounts`]) and call a view ([`views`], the reads
 //! behind pages) or a command ([`commands`], uploads and retirements, with
-//! the rules of [`uploads`]); [`dto`] holds the API's types, [`templates`]
+//! the rules of [`uploads`]; who may do what to a bot is
+//! [`ludus_leaderboard::owners`]); [`dto`] holds the API's types, [`templates`]
 //! the pages' markup, [`error`] the one error shape. [`scheduler`] runs
 //! beside the routes: it tops up the ladders, runs the in-process
 //! worker, and has [`invariants`] check the database every minute. With
@@ -22,12 +24,12 @@
 //! The store is synchronous (rusqlite, the blocking PostgreSQL client): every
 //! use of it runs on tokio's blocking threads, never on a request thread.
 
-pub mod account_pages;
+pub(crate) mod account_pages;
 pub mod api;
 pub mod auth;
 pub mod challenges;
 pub mod client;
-pub mod commands;
+pub(crate) mod commands;
 pub mod dto;
 pub mod error;
 mod extract;
@@ -47,7 +49,7 @@ pub mod security;
 pub mod session;
 mod state;
 pub mod templates;
-pub mod uploads;
+pub(crate) mod uploads;
 pub mod views;
 
 pub use error::{ApiError, ErrorBody, ErrorDetail};

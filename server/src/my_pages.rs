@@ -202,7 +202,7 @@ pub fn account_page(
             .map(|v| v.version);
         let game = last.game.clone();
         if !boards.contains_key(&game) {
-            boards.insert(game.clone(), board(store, &game)?);
+            boards.insert(game.clone(), board(store, &game, placement)?);
         }
         let mut mine = MyBot {
             retired: retired.contains(&bot),
@@ -216,7 +216,7 @@ pub fn account_page(
             placement: None,
         };
         if let (Some(b), Some(version)) = (&boards[&game], entered) {
-            fill_standing(store, b, &mut mine, version, placement)?;
+            fill_standing(store, b, &mut mine, version)?;
         }
         bots.push(mine);
     }
@@ -236,15 +236,17 @@ pub fn account_page(
     })
 }
 
-/// A game's open season: its ladder, its board and its field's size.
+/// A game's open season: its ladder, its board and the matches of a new
+/// version's placement series in its field.
 struct Board {
     ladder: i64,
     board: report::Leaderboard,
-    field: usize,
-    players: usize,
+    series: u32,
 }
 
-fn board(store: &Store, game: &str) -> Result<Option<Board>, ApiError> {
+/// `game`'s [`Board`]; `placement` is the continuous ladders' opponents
+/// in a new version's placement series.
+fn board(store: &Store, game: &str, placement: usize) -> Result<Option<Board>, ApiError> {
     let Some(ladder) = store.ladders().continuous(game)? else {
         return Ok(None);
     };
@@ -256,22 +258,14 @@ fn board(store: &Store, game: &str) -> Result<Option<Board>, ApiError> {
     Ok(Some(Board {
         ladder,
         board,
-        field: field.latest.len(),
-        players,
+        series: field.placement_len(players, placement) as u32,
     }))
 }
 
 /// The bot's rank and rating, its rated matches and faults, and whether
 /// it plays its placement series: as long as its rated matches are fewer
-/// than the series' (`placement` tables, fewer in a smaller field, each in
-/// every seat order).
-fn fill_standing(
-    store: &Store,
-    b: &Board,
-    bot: &mut MyBot,
-    version: u32,
-    placement: usize,
-) -> Result<(), ApiError> {
+/// than the series' ([`continuous::placement_len`]).
+fn fill_standing(store: &Store, b: &Board, bot: &mut MyBot, version: u32) -> Result<(), ApiError> {
     let record = store.ladders().get(b.ladder)?;
     let Some(position) = record
         .bots
@@ -283,9 +277,8 @@ fn fill_standing(
     let (rated, faults) = store.results().rated_seats_of(b.ladder, &[position])?;
     bot.rated = rated;
     bot.fault_turns = faults;
-    let series = (placement.min(b.field.saturating_sub(1)).max(1) * b.players) as u32;
-    if !bot.retired && rated < series {
-        bot.placement = Some((rated, series));
+    if !bot.retired && rated < b.series {
+        bot.placement = Some((rated, b.series));
     }
     bot.standing = b
         .board

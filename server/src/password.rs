@@ -87,6 +87,19 @@ pub fn verify(password: &str, phc: &str) -> bool {
     }
 }
 
+/// Whether `password` is the one whose hash is `phc`; with no hash (an
+/// unknown name, an account without a password) `false`, as slowly as a
+/// wrong password ([`verify_nothing`]).
+pub fn check(password: &str, phc: Option<&str>) -> bool {
+    match phc {
+        Some(phc) => verify(password, phc),
+        None => {
+            verify_nothing(password);
+            false
+        }
+    }
+}
+
 /// Takes the time of a [`verify`] and answers `false`: for a name that has
 /// no account, or an account without a password, so that they answer as
 /// slowly as a wrong password does.

@@ -12,7 +12,8 @@
 
 use crate::error::ApiError;
 use ludus_leaderboard::clock;
-use ludus_leaderboard::store::{Account, Claim, Store};
+use ludus_leaderboard::store::{Account, Store};
+use ludus_leaderboard::submit;
 
 pub use ludus_leaderboard::submit::{is_valid_name, NAME_LIMIT, NAME_RULE};
 
@@ -28,25 +29,10 @@ pub fn check_request(name: &str, game: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// The refusal of a claim on `name` that is not `account`'s to take.
-pub fn claimed(name: &str, claim: Claim) -> Result<(), ApiError> {
-    match claim {
-        Claim::Taken => Ok(()),
-        Claim::Owned(owner) => Err(ApiError::Forbidden(format!(
-            "the bot `{name}` belongs to {owner}; choose another name"
-        ))),
-        Claim::Unowned => Err(ApiError::Forbidden(format!(
-            "the bot `{name}` was stored by the server's operator and belongs to no account; choose another name"
-        ))),
-        Claim::LooksLike(other) => Err(ApiError::Forbidden(format!(
-            "`{name}` is the name of the bot `{other}` (names are one name whatever their case); choose another name"
-        ))),
-    }
-}
-
-/// Refuses unless the name is free or `account` owns it.
+/// Refuses unless the name is free or `account` owns it
+/// ([`submit::may_claim`]; the refusal is worded there).
 pub fn owned_by(store: &Store, name: &str, account: &Account) -> Result<(), ApiError> {
-    claimed(name, store.accounts().check_bot_name(name, account.id)?)
+    Ok(submit::may_claim(store, account.id, name)??)
 }
 
 /// Counts an upload attempt of `account` toward its quota of `daily`

@@ -628,9 +628,11 @@ async fn a_disabled_account_is_refused_and_its_bots_play_on() {
     let disable = |on: bool| {
         let st = s.state.clone();
         async move {
-            st.with_store(move |st| Ok(auth::set_disabled(st, "alice", on).unwrap()))
-                .await
-                .unwrap()
+            st.with_store(move |st| {
+                Ok(ludus_leaderboard::accounts::set_disabled(st, "alice", on).unwrap())
+            })
+            .await
+            .unwrap()
         }
     };
     assert_eq!(disable(true).await, ("alice".to_string(), true));

@@ -10,7 +10,7 @@ use axum::http::{Request, StatusCode};
 use common::{bot, error_code, json, server, Server, HOST, ORIGIN};
 use http_body_util::BodyExt;
 use ludus_leaderboard::continuous;
-use ludus_leaderboard::store::Store;
+use ludus_leaderboard::store::{Claim, Store};
 use ludus_server::router;
 use tower::ServiceExt;
 
@@ -400,6 +400,53 @@ async fn my_bots_shows_versions_rank_and_placement_and_retires_and_promotes() {
         home.contains("· retired") && !home.contains(">Retire mine</button>"),
         "{home}"
     );
+}
+
+/// The bot `name` of `game` stored as the account `owner`'s, without its
+/// validation match (the ladder is tested here, not the bot).
+fn stored(store: &Store, game: &str, owner: &str, name: &str) {
+    let owner = store.accounts().named(owner).unwrap().unwrap().id;
+    assert_eq!(
+        store.accounts().take_bot_name(name, owner).unwrap(),
+        Claim::Taken
+    );
+    let wasm = bot(name, false);
+    let sha = ludus_host::sha256_hex(&wasm);
+    store
+        .bots()
+        .submit(name, game, &wasm, &sha, "2024-01-01T00:00:00Z")
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_placement_series_among_house_copies_is_as_long_on_the_page_as_scheduled() {
+    // Placement series alone: no routine match is scheduled.
+    let s = server(|c| c.continuous.max_per_hour = Some(0));
+    let alice = s.sign_in("alice").await;
+    let store = Store::connect(&s.db).unwrap();
+    let config = s.state.config().continuous.clone();
+    let game = ludus_engine::registry::info("claim").unwrap();
+    assert_eq!(game.fewest_seats(), 4);
+    let top_up = || continuous::top_up(&store, game, &config, continuous::Look::Bots).unwrap();
+    // Bob's bot and a house bot start the ladder, copies of the house bot
+    // filling their tables of four.
+    ludus_leaderboard::house::account(&store).unwrap();
+    stored(&store, "claim", "bob", "theirs");
+    stored(&store, "claim", ludus_leaderboard::house::HOUSE, "copied");
+    assert_eq!(top_up().joined.len(), 2);
+
+    // Alice's bot makes three: one table (a house bot to copy), in every
+    // seat order, not a table for each of its two opponents.
+    stored(&store, "claim", "alice", "mine");
+    let joined = top_up();
+    assert_eq!(joined.joined, ["mine v1"]);
+    assert_eq!(joined.scheduled, 4);
+    let (_, home) = page(&s, "/account", &alice).await;
+    let series = format!(
+        "Playing its placement series: 0 of {} matches rated",
+        joined.scheduled
+    );
+    assert!(home.contains(&series), "{series}: {home}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -1104,7 +1104,7 @@ async fn a_removed_accounts_token_is_refused_and_a_lost_one_is_replaced() {
     // password; its bot is retired, its page still there.
     let removed = s
         .state
-        .with_store(|st| Ok(ludus_leaderboard::operator::remove_user(st, "alice").unwrap()))
+        .with_store(|st| Ok(ludus_leaderboard::accounts::remove(st, "alice").unwrap()))
         .await
         .unwrap();
     assert_eq!(removed.retired, ["alices"]);

@@ -144,6 +144,11 @@ impl Cluster {
     }
 
     /// The server's (postmaster's) pid, which a restart changes.
+    /// The server's log (every start of it, appended).
+    pub fn log(&self) -> PathBuf {
+        self.root.join(format!("server-{}.log", self.port))
+    }
+
     pub fn pid(&self) -> i32 {
         self.pid.load(Ordering::SeqCst)
     }
@@ -156,6 +161,12 @@ impl Cluster {
     /// `pg_ctl`'s own restart would not. Returns how long the server was
     /// away. Restarts from several threads take turns.
     pub fn restart(&self, how: Shutdown) -> Result<Duration, String> {
+        self.restart_after(how, Duration::ZERO)
+    }
+
+    /// [`Cluster::restart`], the server staying down for `down` between
+    /// its end and its start: what a process started meanwhile meets.
+    pub fn restart_after(&self, how: Shutdown, down: Duration) -> Result<Duration, String> {
         let _turn = self.restarting.lock().unwrap_or_else(|e| e.into_inner());
         let started = Instant::now();
         let pid = self.pid();
@@ -174,6 +185,7 @@ impl Cluster {
             }
             std::thread::sleep(Duration::from_millis(10));
         }
+        std::thread::sleep(down);
         let data = self.root.join("data");
         // The port is ours: it was the server's a moment ago. An immediate
         // shutdown leaves its children a moment to go: try a few times.
@@ -409,8 +421,12 @@ fn start_server(
     owner: Option<(u32, u32)>,
 ) -> Result<i32, String> {
     let log = root.join(format!("server-{port}.log"));
-    let log_file =
-        std::fs::File::create(&log).map_err(|e| format!("cannot write {}: {e}", log.display()))?;
+    // Appended to: a restart keeps what the server logged before it.
+    let log_file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&log)
+        .map_err(|e| format!("cannot write {}: {e}", log.display()))?;
     if let Some((uid, gid)) = owner {
         chown(&log, uid, gid)?;
     }
@@ -421,6 +437,12 @@ fn start_server(
         .args(["-c", "listen_addresses=127.0.0.1"])
         .args(["-c", "unix_socket_directories="])
         .args(["-c", "max_connections=200"]);
+    // To explain what is slow (docs/faults.md): the plan of every
+    // statement slower than this many milliseconds, in the log.
+    if let Ok(ms) = std::env::var("LUDUS_PG_EXPLAIN_MS") {
+        cmd.args(["-c", "session_preload_libraries=auto_explain", "-c"])
+            .arg(format!("auto_explain.log_min_duration={ms}"));
+    }
     if durability == Durability::Scratch {
         cmd.args([
             "-c",

@@ -40,7 +40,7 @@
 use serde::{Deserialize, Serialize};
 use skillratings::elo::{expected_score as sr_expected_score, EloRating};
 
-use super::{validate_games, GameResult, RatingError};
+use super::{GameResult, Incremental, Ladder, RatingError};
 
 /// Rating of a bot that has played no game.
 pub const INITIAL_RATING: f64 = 1500.0;
@@ -67,7 +67,10 @@ impl Default for EloConfig {
     }
 }
 
-impl EloConfig {
+impl Incremental for EloConfig {
+    type Rating = f64;
+    const RATINGS: &'static str = "ratings";
+
     fn check(&self) -> Result<(), RatingError> {
         if !(self.k.is_finite() && self.k > 0.0) {
             return Err(RatingError::InvalidConfig(format!(
@@ -82,6 +85,28 @@ impl EloConfig {
             )));
         }
         Ok(())
+    }
+
+    fn initial(&self) -> f64 {
+        self.initial
+    }
+
+    /// Each seat's rating plus its [`game_deltas`].
+    fn rate(&self, ratings: &[f64], game: &GameResult) -> Vec<f64> {
+        let deltas = game_deltas(ratings, game, self.k);
+        game.bots
+            .iter()
+            .zip(deltas)
+            .map(|(&bot, delta)| ratings[bot] + delta)
+            .collect()
+    }
+
+    fn invalid(rating: &f64) -> Option<String> {
+        (!rating.is_finite()).then(|| format!("stored Elo rating is not finite: {rating}"))
+    }
+
+    fn rank_key(rating: &f64) -> f64 {
+        *rating
     }
 }
 
@@ -113,111 +138,9 @@ pub fn game_deltas(ratings: &[f64], game: &GameResult, k: f64) -> Vec<f64> {
     deltas
 }
 
-/// The Elo ratings of a ladder, updated one game at a time.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct EloLadder {
-    config: EloConfig,
-    ratings: Vec<f64>,
-    games: Vec<u64>,
-}
-
-impl EloLadder {
-    /// A ladder of `n_bots` bots, all at `config.initial`.
-    pub fn new(n_bots: usize, config: EloConfig) -> Result<Self, RatingError> {
-        config.check()?;
-        Ok(EloLadder {
-            config,
-            ratings: vec![config.initial; n_bots],
-            games: vec![0; n_bots],
-        })
-    }
-
-    /// A ladder resumed from stored ratings and game counts (one per bot).
-    pub fn from_ratings(
-        ratings: Vec<f64>,
-        games: Vec<u64>,
-        config: EloConfig,
-    ) -> Result<Self, RatingError> {
-        config.check()?;
-        if ratings.len() != games.len() {
-            return Err(RatingError::InvalidConfig(format!(
-                "{} ratings but {} game counts",
-                ratings.len(),
-                games.len()
-            )));
-        }
-        if let Some(r) = ratings.iter().find(|r| !r.is_finite()) {
-            return Err(RatingError::InvalidConfig(format!(
-                "stored Elo rating is not finite: {r}"
-            )));
-        }
-        Ok(EloLadder {
-            config,
-            ratings,
-            games,
-        })
-    }
-
-    /// Adds a bot at the initial rating and returns its index.
-    pub fn add_bot(&mut self) -> usize {
-        self.ratings.push(self.config.initial);
-        self.games.push(0);
-        self.ratings.len() - 1
-    }
-
-    /// Applies one game. On error nothing changes (the error names it game 0).
-    pub fn apply(&mut self, game: &GameResult) -> Result<(), RatingError> {
-        game.validate(0, self.ratings.len())?;
-        self.apply_valid(game);
-        Ok(())
-    }
-
-    /// Applies the games in the given order. All games are checked first: on
-    /// error nothing changes, and the error names the game's position.
-    pub fn apply_all(&mut self, games: &[GameResult]) -> Result<(), RatingError> {
-        validate_games(games, self.ratings.len())?;
-        for game in games {
-            self.apply_valid(game);
-        }
-        Ok(())
-    }
-
-    fn apply_valid(&mut self, game: &GameResult) {
-        let deltas = game_deltas(&self.ratings, game, self.config.k);
-        for (&bot, delta) in game.bots.iter().zip(deltas) {
-            self.ratings[bot] += delta;
-            self.games[bot] += 1;
-        }
-    }
-
-    /// The configuration.
-    pub fn config(&self) -> &EloConfig {
-        &self.config
-    }
-
-    /// Every bot's rating, by index.
-    pub fn ratings(&self) -> &[f64] {
-        &self.ratings
-    }
-
-    /// One bot's rating.
-    pub fn rating(&self, bot: usize) -> f64 {
-        self.ratings[bot]
-    }
-
-    /// Every bot's number of games, by index.
-    pub fn games(&self) -> &[u64] {
-        &self.games
-    }
-
-    /// Bot indices from the highest rating to the lowest; equal ratings keep
-    /// index order.
-    pub fn standings(&self) -> Vec<usize> {
-        let mut order: Vec<usize> = (0..self.ratings.len()).collect();
-        order.sort_by(|&a, &b| self.ratings[b].total_cmp(&self.ratings[a]).then(a.cmp(&b)));
-        order
-    }
-}
+/// The Elo ratings of a ladder, updated one game at a time; ranked from
+/// the highest rating.
+pub type EloLadder = Ladder<EloConfig>;
 
 /// Elo ratings of `n_bots` bots after `games`, applied in order from the
 /// initial rating.
@@ -226,7 +149,5 @@ pub fn elo_ratings(
     games: &[GameResult],
     config: EloConfig,
 ) -> Result<Vec<f64>, RatingError> {
-    let mut ladder = EloLadder::new(n_bots, config)?;
-    ladder.apply_all(games)?;
-    Ok(ladder.ratings)
+    EloLadder::ratings_after(n_bots, games, config)
 }

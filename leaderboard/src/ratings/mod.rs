@@ -270,6 +270,155 @@ pub fn validate_games(games: &[GameResult], n_bots: usize) -> Result<(), RatingE
         .try_for_each(|(i, g)| g.validate(i, n_bots))
 }
 
+/// A rating system a [`Ladder`] updates one game at a time ([`elo`],
+/// [`weng_lin`]), as its parameters (`Self`) say: what each system has of
+/// its own, the ladder's bookkeeping being the same for all.
+pub trait Incremental: Copy {
+    /// A bot's rating.
+    type Rating: Copy;
+    /// What a ladder's stored ratings are called in its errors.
+    const RATINGS: &'static str;
+    /// Checks the parameters.
+    fn check(&self) -> Result<(), RatingError>;
+    /// The rating of a bot that has played no game.
+    fn initial(&self) -> Self::Rating;
+    /// The ratings of the seats of `game` after it (in seat order), from
+    /// `ratings` (by bot) before it; the game is valid for `ratings.len()`
+    /// bots (see [`GameResult::validate`]).
+    fn rate(&self, ratings: &[Self::Rating], game: &GameResult) -> Vec<Self::Rating>;
+    /// What is wrong with a stored rating, if anything.
+    fn invalid(rating: &Self::Rating) -> Option<String>;
+    /// The number a bot is ranked by, the higher the better.
+    fn rank_key(rating: &Self::Rating) -> f64;
+}
+
+/// The ratings of a ladder under a system `C` (its parameters), one per
+/// bot with its number of games, updated one game at a time in the order
+/// given: [`elo::EloLadder`], [`weng_lin::WengLinLadder`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(bound(
+    serialize = "C: Serialize, C::Rating: Serialize",
+    deserialize = "C: Deserialize<'de>, C::Rating: Deserialize<'de>"
+))]
+pub struct Ladder<C: Incremental> {
+    config: C,
+    ratings: Vec<C::Rating>,
+    games: Vec<u64>,
+}
+
+impl<C: Incremental> Ladder<C> {
+    /// A ladder of `n_bots` bots, all at the initial rating of `config`.
+    pub fn new(n_bots: usize, config: C) -> Result<Self, RatingError> {
+        config.check()?;
+        Ok(Ladder {
+            config,
+            ratings: vec![config.initial(); n_bots],
+            games: vec![0; n_bots],
+        })
+    }
+
+    /// A ladder resumed from stored ratings and game counts (one per bot).
+    pub fn from_ratings(
+        ratings: Vec<C::Rating>,
+        games: Vec<u64>,
+        config: C,
+    ) -> Result<Self, RatingError> {
+        config.check()?;
+        if ratings.len() != games.len() {
+            return Err(RatingError::InvalidConfig(format!(
+                "{} {} but {} game counts",
+                ratings.len(),
+                C::RATINGS,
+                games.len()
+            )));
+        }
+        if let Some(why) = ratings.iter().find_map(C::invalid) {
+            return Err(RatingError::InvalidConfig(why));
+        }
+        Ok(Ladder {
+            config,
+            ratings,
+            games,
+        })
+    }
+
+    /// Adds a bot at the initial rating and returns its index.
+    pub fn add_bot(&mut self) -> usize {
+        self.ratings.push(self.config.initial());
+        self.games.push(0);
+        self.ratings.len() - 1
+    }
+
+    /// Applies one game. On error nothing changes (the error names it game 0).
+    pub fn apply(&mut self, game: &GameResult) -> Result<(), RatingError> {
+        game.validate(0, self.ratings.len())?;
+        self.apply_valid(game);
+        Ok(())
+    }
+
+    /// Applies the games in the given order. All games are checked first: on
+    /// error nothing changes, and the error names the game's position.
+    pub fn apply_all(&mut self, games: &[GameResult]) -> Result<(), RatingError> {
+        validate_games(games, self.ratings.len())?;
+        for game in games {
+            self.apply_valid(game);
+        }
+        Ok(())
+    }
+
+    fn apply_valid(&mut self, game: &GameResult) {
+        let after = self.config.rate(&self.ratings, game);
+        for (&bot, rating) in game.bots.iter().zip(after) {
+            self.ratings[bot] = rating;
+            self.games[bot] += 1;
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &C {
+        &self.config
+    }
+
+    /// Every bot's rating, by index.
+    pub fn ratings(&self) -> &[C::Rating] {
+        &self.ratings
+    }
+
+    /// One bot's rating.
+    pub fn rating(&self, bot: usize) -> C::Rating {
+        self.ratings[bot]
+    }
+
+    /// Every bot's number of games, by index.
+    pub fn games(&self) -> &[u64] {
+        &self.games
+    }
+
+    /// Bot indices from the best rank to the worst
+    /// ([`Incremental::rank_key`]); equal ones keep index order.
+    pub fn standings(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.ratings.len()).collect();
+        order.sort_by(|&a, &b| {
+            C::rank_key(&self.ratings[b])
+                .total_cmp(&C::rank_key(&self.ratings[a]))
+                .then(a.cmp(&b))
+        });
+        order
+    }
+
+    /// The ratings of `n_bots` bots after `games`, applied in order from
+    /// the initial rating.
+    pub fn ratings_after(
+        n_bots: usize,
+        games: &[GameResult],
+        config: C,
+    ) -> Result<Vec<C::Rating>, RatingError> {
+        let mut ladder = Ladder::new(n_bots, config)?;
+        ladder.apply_all(games)?;
+        Ok(ladder.ratings)
+    }
+}
+
 /// Why a rating could not be computed.
 #[derive(Clone, Debug, PartialEq, Error)]
 pub enum RatingError {

@@ -50,7 +50,7 @@ use skillratings::weng_lin::{
 };
 use skillratings::MultiTeamOutcome;
 
-use super::{validate_games, GameResult, RatingError};
+use super::{GameResult, Incremental, Ladder, RatingError};
 
 /// Default initial μ.
 pub const DEFAULT_MU: f64 = 25.0;
@@ -104,7 +104,10 @@ impl Default for WengLinConfig {
     }
 }
 
-impl WengLinConfig {
+impl Incremental for WengLinConfig {
+    type Rating = Skill;
+    const RATINGS: &'static str = "skills";
+
     fn check(&self) -> Result<(), RatingError> {
         let ok = self.initial.mu.is_finite()
             && self.initial.sigma.is_finite()
@@ -124,6 +127,24 @@ impl WengLinConfig {
                  tau >= 0; got {self:?}"
             )))
         }
+    }
+
+    fn initial(&self) -> Skill {
+        self.initial
+    }
+
+    fn rate(&self, ratings: &[Skill], game: &GameResult) -> Vec<Skill> {
+        rate_game(ratings, game, self)
+    }
+
+    fn invalid(s: &Skill) -> Option<String> {
+        let valid = s.mu.is_finite() && s.sigma.is_finite() && s.sigma > 0.0;
+        (!valid).then(|| format!("stored skill is not valid: {s:?}"))
+    }
+
+    /// The ordinal μ − 3σ.
+    fn rank_key(s: &Skill) -> f64 {
+        s.ordinal()
     }
 }
 
@@ -170,119 +191,9 @@ pub fn rate_game(ratings: &[Skill], game: &GameResult, config: &WengLinConfig) -
         .collect()
 }
 
-/// Weng–Lin skills of a ladder, updated one game at a time.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct WengLinLadder {
-    config: WengLinConfig,
-    ratings: Vec<Skill>,
-    games: Vec<u64>,
-}
-
-impl WengLinLadder {
-    /// A ladder of `n_bots` bots, all at `config.initial`.
-    pub fn new(n_bots: usize, config: WengLinConfig) -> Result<Self, RatingError> {
-        config.check()?;
-        Ok(WengLinLadder {
-            config,
-            ratings: vec![config.initial; n_bots],
-            games: vec![0; n_bots],
-        })
-    }
-
-    /// A ladder resumed from stored skills and game counts (one per bot).
-    pub fn from_ratings(
-        ratings: Vec<Skill>,
-        games: Vec<u64>,
-        config: WengLinConfig,
-    ) -> Result<Self, RatingError> {
-        config.check()?;
-        if ratings.len() != games.len() {
-            return Err(RatingError::InvalidConfig(format!(
-                "{} skills but {} game counts",
-                ratings.len(),
-                games.len()
-            )));
-        }
-        if let Some(s) = ratings
-            .iter()
-            .find(|s| !(s.mu.is_finite() && s.sigma.is_finite() && s.sigma > 0.0))
-        {
-            return Err(RatingError::InvalidConfig(format!(
-                "stored skill is not valid: {s:?}"
-            )));
-        }
-        Ok(WengLinLadder {
-            config,
-            ratings,
-            games,
-        })
-    }
-
-    /// Adds a bot at the initial skill and returns its index.
-    pub fn add_bot(&mut self) -> usize {
-        self.ratings.push(self.config.initial);
-        self.games.push(0);
-        self.ratings.len() - 1
-    }
-
-    /// Applies one game. On error nothing changes (the error names it game 0).
-    pub fn apply(&mut self, game: &GameResult) -> Result<(), RatingError> {
-        game.validate(0, self.ratings.len())?;
-        self.apply_valid(game);
-        Ok(())
-    }
-
-    /// Applies the games in the given order. All games are checked first: on
-    /// error nothing changes, and the error names the game's position.
-    pub fn apply_all(&mut self, games: &[GameResult]) -> Result<(), RatingError> {
-        validate_games(games, self.ratings.len())?;
-        for game in games {
-            self.apply_valid(game);
-        }
-        Ok(())
-    }
-
-    fn apply_valid(&mut self, game: &GameResult) {
-        let after = rate_game(&self.ratings, game, &self.config);
-        for (&bot, skill) in game.bots.iter().zip(after) {
-            self.ratings[bot] = skill;
-            self.games[bot] += 1;
-        }
-    }
-
-    /// The configuration.
-    pub fn config(&self) -> &WengLinConfig {
-        &self.config
-    }
-
-    /// Every bot's skill, by index.
-    pub fn ratings(&self) -> &[Skill] {
-        &self.ratings
-    }
-
-    /// One bot's skill.
-    pub fn rating(&self, bot: usize) -> Skill {
-        self.ratings[bot]
-    }
-
-    /// Every bot's number of games, by index.
-    pub fn games(&self) -> &[u64] {
-        &self.games
-    }
-
-    /// Bot indices from the highest ordinal (μ − 3σ) to the lowest; equal
-    /// ordinals keep index order.
-    pub fn standings(&self) -> Vec<usize> {
-        let mut order: Vec<usize> = (0..self.ratings.len()).collect();
-        order.sort_by(|&a, &b| {
-            self.ratings[b]
-                .ordinal()
-                .total_cmp(&self.ratings[a].ordinal())
-                .then(a.cmp(&b))
-        });
-        order
-    }
-}
+/// Weng–Lin skills of a ladder, updated one game at a time; ranked from
+/// the highest ordinal (μ − 3σ).
+pub type WengLinLadder = Ladder<WengLinConfig>;
 
 /// Weng–Lin skills of `n_bots` bots after `games`, applied in order from the
 /// initial skill.
@@ -291,7 +202,5 @@ pub fn weng_lin_ratings(
     games: &[GameResult],
     config: WengLinConfig,
 ) -> Result<Vec<Skill>, RatingError> {
-    let mut ladder = WengLinLadder::new(n_bots, config)?;
-    ladder.apply_all(games)?;
-    Ok(ladder.ratings)
+    WengLinLadder::ratings_after(n_bots, games, config)
 }

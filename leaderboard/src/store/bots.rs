@@ -1,6 +1,7 @@
 //! The bot store: every bot's `.wasm` by sha256, and the names that point
-//! at its versions; a version may be a candidate, stored but not entered
-//! in its game's ladder until it is promoted.
+//! at its versions; a version may be stored as a candidate, not entered in
+//! its game's ladder until it is promoted (promoting and withdrawing a
+//! version are a bot's life, with its name's owner: `owners`).
 
 use super::conn::{Conn, Lock};
 use super::db::{vals, Db, DbError};
@@ -119,41 +120,6 @@ impl Bots<'_> {
             vals![name],
             bot_record,
         )
-    }
-
-    /// The versions of a bot name that are candidates, oldest first.
-    pub fn candidates(&self, name: &str) -> Result<Vec<u32>, StoreError> {
-        self.conn.rows(
-            "SELECT version FROM bot_versions WHERE name = $1 AND candidate = 1 ORDER BY version",
-            vals![name],
-            |r| r.u32(0),
-        )
-    }
-
-    /// Enters a candidate version in its game's ladder: it is a candidate
-    /// no more. `false`, and nothing changed, when it was not a candidate
-    /// (or does not exist).
-    pub fn promote(&self, name: &str, version: u32) -> Result<bool, StoreError> {
-        self.conn.write(|db| {
-            Ok(db.execute(
-                "UPDATE bot_versions SET candidate = 0 WHERE name = $1 AND version = $2 AND candidate = 1",
-                vals![name, version],
-            )? == 1)
-        })
-    }
-
-    /// Takes a version out of its game's ladder (retires it): a candidate
-    /// again, so the ladder plays the name's version before it (its latest
-    /// that is not a candidate) and promoting it enters it again. `false`,
-    /// and nothing changed, when it was a candidate already (or does not
-    /// exist).
-    pub fn withdraw(&self, name: &str, version: u32) -> Result<bool, StoreError> {
-        self.conn.write(|db| {
-            Ok(db.execute(
-                "UPDATE bot_versions SET candidate = 1 WHERE name = $1 AND version = $2 AND candidate = 0",
-                vals![name, version],
-            )? == 1)
-        })
     }
 
     /// A bot by name: the given version, or the latest.

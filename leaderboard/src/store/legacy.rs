@@ -7,7 +7,7 @@
 use super::db::{vals, Db, DbError};
 use super::ladders::index_seats;
 use super::ratings::{rated_seats, write_elo_history};
-use super::records::{scheduled_match, Needs, RatedGame};
+use super::records::{rated_games, scheduled_match, Needs};
 use crate::ratings::games_of;
 use crate::ratings::history::elo_history;
 
@@ -50,26 +50,6 @@ pub(crate) fn fill_legacy_needs(db: &mut Db) -> Result<(), DbError> {
     Ok(())
 }
 
-/// The rated matches of ladder `id` before `through`, as ratings read them.
-fn rated_games(db: &mut Db, id: i64, through: u32) -> Result<Vec<RatedGame>, DbError> {
-    db.query(
-        "SELECT r.idx, m.seats, r.placements, r.faults FROM results r
-         JOIN matches m ON m.ladder_id = r.ladder_id AND m.idx = r.idx
-         WHERE r.ladder_id = $1 AND r.idx < $2 AND r.aborted IS NULL ORDER BY r.idx",
-        vals![id, through],
-    )?
-    .iter()
-    .map(|r| {
-        Ok(RatedGame {
-            index: r.u32(0)?,
-            seats: r.json(1)?,
-            placements: r.json(2)?,
-            faults: r.json(3)?,
-        })
-    })
-    .collect()
-}
-
 /// Fills the bot index of a database written before it existed: every
 /// ladder's seats, and the Elo history of its rated prefix with each
 /// seat's place and faults.
@@ -91,7 +71,7 @@ pub(crate) fn index_older_ladders(db: &mut Db) -> Result<(), DbError> {
                 vals![id],
             )?
             .map_or(Ok(0), |r| r.i64(0))? as usize;
-        let stored = rated_games(db, id, through)?;
+        let stored = rated_games(db, id, 0, through)?;
         let rated = games_of(&stored);
         let history = elo_history(bots, &rated, 0).map_err(|e| DbError::Decode {
             column: 0,
@@ -109,7 +89,7 @@ pub(crate) fn index_older_ladders(db: &mut Db) -> Result<(), DbError> {
 pub(crate) fn fill_seat_outcomes(db: &mut Db) -> Result<(), DbError> {
     for ladder in db.query("SELECT id, rated_through FROM ladders ORDER BY id", &[])? {
         let (id, through) = (ladder.i64(0)?, ladder.u32(1)?);
-        for game in rated_games(db, id, through)? {
+        for game in rated_games(db, id, 0, through)? {
             for (seat, place) in game.placements.iter().enumerate() {
                 db.execute(
                     "UPDATE match_seats SET place = $4, faults = $5

@@ -8,7 +8,9 @@
 //! A [`Store`] is one open database. What it holds is reached through a
 //! handle per concern, each in its own module: [`Store::bots`],
 //! [`Store::ladders`] (and schedules), [`Store::results`] (and replays),
-//! [`Store::ratings`], [`Store::accounts`], [`Store::sessions`] and
+//! [`Store::ratings`], [`Store::accounts`] (its files: `accounts`,
+//! `tokens` with invitations, `owners`, whose bot names are and which
+//! versions play, and `uploads`), [`Store::sessions`] and
 //! [`Store::queue`] (claims,
 //! commits, workers, status), [`Store::challenges`] and
 //! [`Store::settings`] (what a server tells its workers). Below them: [`db`] runs each query, written
@@ -31,6 +33,7 @@ mod keep_replays;
 mod ladders;
 mod legacy;
 mod location;
+mod owners;
 pub mod queue;
 mod ratings;
 mod records;
@@ -39,11 +42,10 @@ mod scheduler_lock;
 pub mod schema;
 mod sessions;
 mod settings;
+mod tokens;
+mod uploads;
 
-pub use accounts::{
-    Account, Accounts, ApiToken, Claim, Created, InviteRefused, Listed, NewAccount, Ownership,
-    SameBytes,
-};
+pub use accounts::{Account, Accounts, Created, InviteRefused, Listed, NewAccount};
 pub use bots::Bots;
 pub use challenges::{
     day_of, ChallengeRow, Challenges, NewChallenge, QuotaSpent, CHALLENGE_KIND, NOT_PLAYED,
@@ -52,6 +54,7 @@ pub use error::StoreError;
 pub use keep_replays::KeepReplays;
 pub use ladders::{closed_key, continuous_key, Ladders, SeasonRow};
 pub use location::Location;
+pub use owners::{Claim, Ownership, SameBytes};
 pub use queue::{
     ClaimNext, Claimed, Committed, GameTotals, IntegrityEvent, LadderStatus, Queue, QueueDemand,
     QueueTotals, WorkerInfo, WorkerState, MAX_ATTEMPTS,
@@ -65,6 +68,7 @@ pub use results::Results;
 pub use scheduler_lock::SchedulerLock;
 pub use sessions::Sessions;
 pub use settings::{Settings, DEFAULT_CHALLENGE_SHARE};
+pub use tokens::ApiToken;
 
 use conn::{Conn, Lock};
 use db::{Db, Dialect};
@@ -495,7 +499,8 @@ impl Store {
         Ratings { conn: &self.conn }
     }
 
-    /// The server's accounts, bot owners and uploads.
+    /// The server's accounts, their tokens and invitations, bot names'
+    /// owners and uploads.
     pub fn accounts(&self) -> Accounts<'_> {
         Accounts { conn: &self.conn }
     }

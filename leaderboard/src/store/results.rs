@@ -81,21 +81,8 @@ impl Results<'_> {
         from: u32,
         end: u32,
     ) -> Result<Vec<RatedGame>, StoreError> {
-        self.conn.rows(
-            "SELECT r.idx, m.seats, r.placements, r.faults FROM results r
-             JOIN matches m ON m.ladder_id = r.ladder_id AND m.idx = r.idx
-             WHERE r.ladder_id = $1 AND r.idx >= $2 AND r.idx < $3 AND r.aborted IS NULL
-             ORDER BY r.idx",
-            vals![ladder, from, end],
-            |r| {
-                Ok(RatedGame {
-                    index: r.u32(0)?,
-                    seats: r.json(1)?,
-                    placements: r.json(2)?,
-                    faults: r.json(3)?,
-                })
-            },
-        )
+        super::records::rated_games(&mut self.conn.db.borrow_mut(), ladder, from, end)
+            .map_err(|e| self.conn.err(e))
     }
 
     /// The ladder's schedule with the result of every match played so far.

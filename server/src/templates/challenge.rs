@@ -10,6 +10,7 @@ use ludus_leaderboard::challenge::{
     ChallengeBot, ChallengeState, ChallengeStatus, Estimate, GameOutcome, SprtStatus, Test,
 };
 use ludus_leaderboard::clock::unix_rfc3339;
+use ludus_leaderboard::sprt::llr_gauge;
 use maud::{html, Markup};
 
 /// How often a running challenge's page reloads itself, in seconds.
@@ -125,9 +126,8 @@ fn estimate(e: Option<&Estimate>, scale: f64, unit: &str) -> String {
 /// policy allows where inline styles are not.
 fn llr_bar(s: &SprtStatus) -> Markup {
     const W: f64 = 600.0;
-    let span = (s.upper - s.lower).max(f64::EPSILON);
-    let at = ((s.llr - s.lower) / span).clamp(0.0, 1.0) * W;
-    let zero = ((0.0 - s.lower) / span).clamp(0.0, 1.0) * W;
+    let at = llr_gauge(s.llr, (s.lower, s.upper)) * W;
+    let zero = llr_gauge(0.0, (s.lower, s.upper)) * W;
     html! {
         figure.chart {
             svg viewBox="0 0 620 50" role="img" aria-label={

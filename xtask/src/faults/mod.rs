@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 
 pub const USAGE: &str =
     "  faults [--minutes N | --seconds N] [--seed S] [--db postgres|sqlite|both]
-         [--ludus PATH] [--keep DIR] [--max-stall SECONDS]
+         [--ludus PATH] [--keep DIR] [--max-stall SECONDS] [--until SECONDS]
                    a fault-injection run (docs/faults.md): serve, workers and the
                    database killed, frozen and restarted on a seeded schedule
                    while bots are uploaded; then every invariant checked";
@@ -46,6 +46,9 @@ pub struct Options {
     pub keep: Option<PathBuf>,
     /// The longest stall not excused by a fault that is no violation.
     pub max_stall: f64,
+    /// Ends the fault phase at this offset: the first part of a long
+    /// schedule, to see again what it found there.
+    pub until: Option<Duration>,
 }
 
 impl Options {
@@ -57,6 +60,7 @@ impl Options {
             ludus: None,
             keep: None,
             max_stall: 8.0,
+            until: None,
         };
         let mut it = args.iter();
         while let Some(flag) = it.next() {
@@ -88,6 +92,9 @@ impl Options {
                 "--ludus" => o.ludus = Some(PathBuf::from(value("a path")?)),
                 "--keep" => o.keep = Some(PathBuf::from(value("a folder")?)),
                 "--max-stall" => o.max_stall = number(value("a number of seconds")?)? as f64,
+                "--until" => {
+                    o.until = Some(Duration::from_secs(number(value("a number of seconds")?)?))
+                }
                 other => return Err(format!("unknown option `{other}`\n{USAGE}")),
             }
         }
@@ -121,6 +128,7 @@ pub fn smoke() -> Result<(), String> {
         ludus: None,
         keep: None,
         max_stall: 8.0,
+        until: None,
     })
 }
 
@@ -232,7 +240,14 @@ fn run_shape(
         options.length.as_secs(),
         options.seed
     );
-    let plan = schedule::plan(options.seed, options.length, shape);
+    let mut plan = schedule::plan(options.seed, options.length, shape);
+    let length = match options.until {
+        Some(until) if until < options.length => {
+            plan.events.retain(|e| e.at < until);
+            until
+        }
+        _ => options.length,
+    };
     println!(
         "schedule ({} events, offsets from the start of the faults):",
         plan.events.len()
@@ -430,7 +445,16 @@ fn run_shape(
         }
     }
     let _stop = Stop(stop.clone());
-    let watching = monitor::spawn(counter, shape, fleet.clone(), journal.clone(), stop.clone());
+    let snapshots =
+        matches!(ctx.db, Db::Postgres { .. }).then(|| (ctx.db.clone(), dir.join("stalls.txt")));
+    let watching = monitor::spawn(
+        counter,
+        shape,
+        fleet.clone(),
+        journal.clone(),
+        stop.clone(),
+        snapshots,
+    );
     // The first results: the house stocked, bots compiled, matches played.
     let started = Instant::now();
     let sampler = match &ctx.db {
@@ -461,7 +485,7 @@ fn run_shape(
     let mut jobs: Vec<Job> = Vec::new();
     let active = Arc::new(AtomicUsize::new(0));
     let mut next = 0;
-    let end = phase + options.length;
+    let end = phase + length;
     loop {
         for line in fleet.tick() {
             journal.say(line);
@@ -818,6 +842,10 @@ fn print_summary(outcomes: &[Outcome]) -> usize {
 fn keep_run(ctx: &Ctx, keep: &Path, seed: u64) -> Result<(), String> {
     let to = keep.join(format!("{}-seed-{seed}", ctx.shape.name()));
     copy_dir(&ctx.dir, &to)?;
+    if let Some(cluster) = &ctx.cluster {
+        std::fs::copy(cluster.log(), to.join("postgres.log"))
+            .map_err(|e| format!("cannot copy the PostgreSQL log: {e}"))?;
+    }
     if let (Some(cluster), Db::Postgres { url, .. }) = (&ctx.cluster, &ctx.db) {
         let mut cmd = std::process::Command::new(cluster.program("pg_dump"));
         cmd.args(["--format=custom", "--file"])

@@ -107,16 +107,100 @@ pub fn excused(journal: &Journal, shape: Shape, t: f64) -> bool {
     })
 }
 
-/// Looks every 250 ms until `stop`; the samples.
+/// A stall this long gets a look at what every session of the database
+/// is doing, and another each time as long again.
+const SNAPSHOT_EVERY: f64 = 3.0;
+
+/// What the database's sessions do and wait for, each named by the process
+/// of the run it belongs to (matched by its client port): written to
+/// `stalls.txt` in the run's folder while a stall lasts, so that a stall
+/// can be explained after the run.
+fn snapshot(db: &Db, fleet: &Fleet) -> String {
+    let owners: Vec<(String, std::collections::BTreeSet<u16>, bool)> = fleet
+        .running()
+        .into_iter()
+        .map(|(name, pid, frozen)| (name, crate::faults::aim::local_ports(pid), frozen))
+        .collect();
+    let owner = |port: &str| -> String {
+        let Ok(port) = port.parse::<u16>() else {
+            return "-".into();
+        };
+        owners
+            .iter()
+            .find(|(_, ports, _)| ports.contains(&port))
+            .map_or("?".into(), |(name, _, frozen)| {
+                format!("{name}{}", if *frozen { " (frozen)" } else { "" })
+            })
+    };
+    let mut out = String::new();
+    let sessions = db.query(
+        "SELECT pid, client_port, state, coalesce(wait_event_type || '/' || wait_event, ''),
+                coalesce(round(extract(epoch FROM now() - xact_start)::numeric, 1)::text, ''),
+                coalesce(round(extract(epoch FROM now() - state_change)::numeric, 1)::text, ''),
+                left(regexp_replace(query, '\\s+', ' ', 'g'), 160)
+         FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid()
+         ORDER BY pid",
+        Duration::from_secs(3),
+    );
+    match sessions {
+        Ok(rows) => {
+            out.push_str(
+                "  sessions: pid, process, state, waiting for, transaction age, state age, query\n",
+            );
+            for r in rows {
+                let f = |i: usize| r.get(i).map_or("", String::as_str);
+                out.push_str(&format!(
+                    "    {} {} {} [{}] xact {}s state {}s: {}\n",
+                    f(0),
+                    owner(f(1)),
+                    f(2),
+                    f(3),
+                    f(4),
+                    f(5),
+                    f(6)
+                ));
+            }
+        }
+        Err(e) => out.push_str(&format!("  sessions: {e}\n")),
+    }
+    let locks = db.query(
+        "SELECT pid, locktype, coalesce(relation::regclass::text, ''), coalesce(classid::text || '/' || objid::text, ''),
+                mode, granted
+         FROM pg_locks
+         WHERE pid <> pg_backend_pid() AND (NOT granted OR locktype = 'advisory')
+         ORDER BY granted, pid",
+        Duration::from_secs(3),
+    );
+    match locks {
+        Ok(rows) => {
+            out.push_str("  advisory locks and waits: pid, type, relation, key, mode, granted\n");
+            for r in rows {
+                out.push_str(&format!("    {}\n", r.join(" ")));
+            }
+        }
+        Err(e) => out.push_str(&format!("  locks: {e}\n")),
+    }
+    out
+}
+
+/// Looks every 250 ms until `stop`; the samples. With `snapshots`, a
+/// database on PostgreSQL and the file to append to, a stall of
+/// [`SNAPSHOT_EVERY`] seconds or more is explained there ([`snapshot`]).
 pub fn spawn(
     counter: Counter,
     shape: Shape,
     fleet: Arc<Fleet>,
     journal: Arc<Journal>,
     stop: Arc<AtomicBool>,
+    snapshots: Option<(Db, std::path::PathBuf)>,
 ) -> std::thread::JoinHandle<Vec<Sample>> {
     std::thread::spawn(move || {
-        let mut samples = Vec::new();
+        let mut samples: Vec<Sample> = Vec::new();
+        // Since when no result was added while a worker could play, and
+        // when the stall was last explained.
+        let mut stalled: Option<(f64, f64)> = None;
+        let mut last_results: Option<i64> = None;
         // Who plays: the servers' in-process workers, and the `ludus
         // worker`s on PostgreSQL.
         let players = || fleet.available_of(Role::Server) + fleet.available_of(Role::Worker);
@@ -143,6 +227,33 @@ pub fn spawn(
                 can_play,
                 excused: excused(&journal, shape, t),
             });
+            if let (Some((db, file)), Some(sample)) = (&snapshots, samples.last()) {
+                let progressed = sample
+                    .results
+                    .is_some_and(|n| last_results.is_none_or(|l| n > l));
+                if let Some(n) = sample.results {
+                    last_results = Some(last_results.map_or(n, |l| l.max(n)));
+                }
+                if progressed || !sample.can_play {
+                    stalled = None;
+                } else {
+                    let (from, told) = *stalled.get_or_insert((t, t));
+                    if t - told >= SNAPSHOT_EVERY {
+                        let text = format!(
+                            "+{:.1} s: no result for {:.1} s\n{}\n",
+                            t - journal.phase(),
+                            t - from,
+                            snapshot(db, &fleet)
+                        );
+                        let _ = std::fs::OpenOptions::new()
+                            .create(true)
+                            .append(true)
+                            .open(file)
+                            .and_then(|mut f| std::io::Write::write_all(&mut f, text.as_bytes()));
+                        stalled = Some((from, t));
+                    }
+                }
+            }
             let spent = started.elapsed();
             std::thread::sleep(Duration::from_millis(250).saturating_sub(spent));
         }

@@ -414,6 +414,14 @@ impl Fleet {
         self.lock()[i].child.as_ref().map(Child::id)
     }
 
+    /// The processes running now (frozen ones too): name, pid, frozen.
+    pub fn running(&self) -> Vec<(String, u32, bool)> {
+        self.lock()
+            .iter()
+            .filter_map(|p| Some((p.name.clone(), p.child.as_ref()?.id(), p.frozen)))
+            .collect()
+    }
+
     pub fn name(&self, i: usize) -> String {
         self.lock()[i].name.clone()
     }

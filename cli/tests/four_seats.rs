@@ -151,7 +151,7 @@ fn two_user_bots_and_a_house_bot_in_two_seats_fill_claim_tables() {
         seats
     };
     let mut by_match: BTreeMap<u32, Vec<Option<f64>>> = BTreeMap::new();
-    for s in store.results().of_bot(ladder, position).unwrap() {
+    for s in store.seats().of_bot(ladder, position).unwrap() {
         assert_eq!(s.seat, seat_elos(s.scheduled.index)[0], "its first seat");
         by_match.entry(s.scheduled.index).or_default().push(s.elo);
     }

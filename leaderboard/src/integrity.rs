@@ -44,10 +44,10 @@
 
 use crate::challenge::{self, Test, Verdict, STOPPED};
 use crate::error::Error;
-use crate::ratings::history::elo_history;
+use crate::ratings::history::{elo_history, rated_seats};
 use crate::ratings::{apply_locked, games_of, recomputed, save_elo, Fit, GameResult};
 use crate::store::integrity::ScheduleFigures;
-use crate::store::{rated_seats, ChallengeRow, LadderRecord, Store, CHALLENGE_KIND};
+use crate::store::{ChallengeRow, LadderRecord, Store, CHALLENGE_KIND};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -686,7 +686,7 @@ fn read_ratings(
     let mut from = 0;
     while from < end {
         let to = from.saturating_add(SEATS_AT_ONCE).min(end);
-        for (index, seat, position, elo) in store.integrity().seats_between(id, from, to)? {
+        for (index, seat, position, elo) in store.seats().seats_between(id, from, to)? {
             if last_scheduled.insert(position, index) != Some(index) {
                 *state.scheduled.entry(position).or_default() += 1;
             }

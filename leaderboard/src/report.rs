@@ -12,6 +12,7 @@ use crate::continuous::{self, Field};
 use crate::error::Error;
 use crate::ratings::elo::EloConfig;
 use crate::ratings::System;
+use crate::season::{self, Season};
 use crate::store::{BotRecord, LadderRecord, Store};
 use ludus_host::numbers::{count, fixed};
 use serde::{Deserialize, Serialize};
@@ -204,6 +205,55 @@ pub fn waiting(store: &Store, game: &str) -> Result<Leaderboard, Error> {
     }
     rank(&mut board.rows);
     Ok(board)
+}
+
+/// A game's board as its page, the API and the CLI show it: which season,
+/// its ranked rows and what the game is waiting for. One call, so that
+/// every place that shows a game's board picks the same season and rows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameBoard {
+    /// The season shown: the open one unless named; `None` before the
+    /// game's first season starts.
+    pub season: Option<Season>,
+    /// The season shown is the open one (or none has started yet).
+    pub open: bool,
+    /// Every row, unpaged: the open season's [`Listed::Current`]
+    /// standings, a closed one's [`Listed::Final`], or [`waiting`].
+    pub board: Leaderboard,
+    /// How many more bots the open season needs before its matches start.
+    pub needs: u32,
+    /// The game is paused and the season shown is the open one.
+    pub paused: bool,
+    /// Every season of the game, oldest first.
+    pub seasons: Vec<Season>,
+}
+
+/// The board of `game`: its open season's, or the season named `season`
+/// ([`Error::NoSeason`] if it has none of that name). Reads the standings,
+/// never the results, so its cost grows with the bots alone.
+pub fn game_board(store: &Store, game: &str, season: Option<&str>) -> Result<GameBoard, Error> {
+    let info = ludus_engine::registry::info(game)?;
+    let seasons = season::seasons(store, game)?;
+    let shown = season::pick(&seasons, game, season)?;
+    let open = shown.as_ref().is_none_or(Season::is_open);
+    // Read once: the open season's board and how many bots it needs.
+    let field = match open {
+        true => Some(continuous::field(store, game)?),
+        false => None,
+    };
+    let board = match (&shown, &field) {
+        (Some(s), Some(field)) => current_standings(store, s.ladder, field)?,
+        (Some(s), None) => standings(store, s.ladder, Listed::Final)?,
+        (None, _) => waiting(store, game)?,
+    };
+    Ok(GameBoard {
+        needs: field.map_or(0, |f| f.needs(info.fewest_seats()) as u32),
+        paused: open && season::paused(store, game)?,
+        season: shown,
+        open,
+        board,
+        seasons,
+    })
 }
 
 /// The ladder's bots ranked by its stored ratings, with their counts of

@@ -1188,7 +1188,7 @@ fn elo_by_seat(store: &Store, id: i64) -> Vec<(u32, usize, Option<f64>)> {
 /// What the bot index holds for both bots: (index, seat, Elo after).
 fn indexed(store: &Store, id: i64) -> Vec<(u32, usize, Option<f64>)> {
     let mut out: Vec<_> = (0..2)
-        .flat_map(|p| store.results().of_bot(id, p).unwrap())
+        .flat_map(|p| store.seats().of_bot(id, p).unwrap())
         .map(|m| (m.scheduled.index, m.seat, m.elo))
         .collect();
     out.sort_by_key(|m| (m.0, m.1));
@@ -1200,7 +1200,7 @@ fn a_bots_matches_are_found_through_the_bot_index_with_its_elo_after_each(db: Db
     // Match 4 is not finished: 0–3 are rated, 5 has a result but is not.
     let id = rated_ladder(&mut store, 6, &[0, 1, 2, 3, 5]);
     assert_eq!(store.ladders().get(id).unwrap().rated_through, 4);
-    let a = store.results().of_bot(id, 0).unwrap();
+    let a = store.seats().of_bot(id, 0).unwrap();
     assert_eq!(
         a.iter()
             .map(|m| (m.scheduled.index, m.seat))
@@ -1230,7 +1230,7 @@ fn a_bots_matches_are_found_through_the_bot_index_with_its_elo_after_each(db: Db
     assert!(indexed(&store, id).iter().all(|m| m.2.is_some()));
     assert_eq!(store.ratings().rated_counts(id).unwrap(), [6, 6]);
     let elo = store.ratings().get(id, System::Elo.key()).unwrap();
-    let last = store.results().of_bot(id, 1).unwrap().pop().unwrap();
+    let last = store.seats().of_bot(id, 1).unwrap().pop().unwrap();
     assert_eq!(last.elo, Some(elo[1].1));
 }
 
@@ -1278,8 +1278,8 @@ type SeatOutcomes = (u32, u64, Vec<(usize, u32, u32, u32)>);
 fn seat_outcomes(store: &Store, id: i64) -> Vec<SeatOutcomes> {
     (0..2)
         .map(|p| {
-            let (n, faults) = store.results().rated_seats_of(id, &[p]).unwrap();
-            (n, faults, store.results().head_to_head(id, &[p]).unwrap())
+            let (n, faults) = store.seats().rated_seats_of(id, &[p]).unwrap();
+            (n, faults, store.seats().head_to_head(id, &[p]).unwrap())
         })
         .collect()
 }
@@ -1295,7 +1295,7 @@ fn a_database_of_schema_5_or_6_opens_with_its_bot_index_and_gets_its_seats_outco
         // Each bot's rated matches, first places alone and shared (the
         // leaderboard's win rate).
         assert_eq!(
-            store.results().records_of(id, &[0, 1]).unwrap(),
+            store.seats().records_of(id, &[0, 1]).unwrap(),
             vec![(0, 4, 2, 0), (1, 4, 2, 0)]
         );
         drop(store);

@@ -274,7 +274,7 @@ fn fill_standing(store: &Store, b: &Board, bot: &mut MyBot, version: u32) -> Res
     else {
         return Ok(());
     };
-    let (rated, faults) = store.results().rated_seats_of(b.ladder, &[position])?;
+    let (rated, faults) = store.seats().rated_seats_of(b.ladder, &[position])?;
     bot.rated = rated;
     bot.fault_turns = faults;
     if !bot.retired && rated < b.series {

@@ -8,13 +8,12 @@ use crate::dto::{
     RatingPoint, RowRecord, SeasonLink, SeatedBot, VersionView,
 };
 use crate::error::ApiError;
-use ludus_leaderboard::continuous;
 use ludus_leaderboard::ratings::System;
-use ludus_leaderboard::report::{self, Listed};
+use ludus_leaderboard::report;
 use ludus_leaderboard::schedule::ScheduledMatch;
 use ludus_leaderboard::seated;
 use ludus_leaderboard::store::{LadderRecord, MatchResult, Store};
-use ludus_leaderboard::{season, Error};
+use ludus_leaderboard::Error;
 use std::collections::BTreeMap;
 
 /// The game `game`, or 404.
@@ -53,42 +52,22 @@ fn continuous_record(store: &Store, game: &str) -> Result<Option<LadderRecord>, 
     }
 }
 
-/// A game's live leaderboard: the latest version of every bot not retired,
-/// ranked as every leaderboard is ([`report::standings`]); before its
-/// ladder starts, its bots unrated ([`report::waiting`]), and how many more
-/// it needs. With `season`, that season's board instead: a closed one as
-/// it ended, each bot's last version in it.
+/// A page of a game's board ([`report::game_board`]: the open season's, or
+/// the one `season` names, 404 if none): its rows paged, and the rated
+/// results of the page's rows alone.
 pub fn leaderboard(
     store: &Store,
     game: &str,
     page: Page,
     season: Option<&str>,
 ) -> Result<LeaderboardPage, ApiError> {
-    let info = known_game(game)?;
-    let all = season::seasons(store, game)?;
-    let shown = season::pick(&all, game, season).map_err(|e| match e {
+    // An unknown game is a 404 (game_board's error for it would be a 500).
+    known_game(game)?;
+    let shown = report::game_board(store, game, season).map_err(|e| match e {
         e @ Error::NoSeason { .. } => ApiError::NotFound(e.to_string()),
         e => e.into(),
     })?;
-    let open = shown.as_ref().is_none_or(|s| s.is_open());
-    // Read once: the open season's board and how many bots it needs.
-    let field = match open {
-        true => Some(continuous::field(store, game)?),
-        false => None,
-    };
-    let mut board = match (&shown, &field) {
-        (Some(s), Some(field)) => report::current_standings(store, s.ladder, field)?,
-        (Some(s), None) => report::standings(store, s.ladder, Listed::Final)?,
-        (None, _) => report::waiting(store, game)?,
-    };
-    let needs = field.map_or(0, |f| f.needs(info.fewest_seats()) as u32);
-    let seasons = all
-        .into_iter()
-        .map(|s| SeasonLink {
-            open: s.is_open(),
-            name: s.name,
-        })
-        .collect();
+    let mut board = shown.board;
     let total = board.rows.len() as u32;
     board.rows = board
         .rows
@@ -102,11 +81,18 @@ pub fn leaderboard(
         page: page.number,
         per_page: page.size,
         total,
-        needs,
-        season: shown.map(|s| s.name),
-        open,
-        paused: open && season::paused(store, game)?,
-        seasons,
+        needs: shown.needs,
+        season: shown.season.map(|s| s.name),
+        open: shown.open,
+        paused: shown.paused,
+        seasons: shown
+            .seasons
+            .into_iter()
+            .map(|s| SeasonLink {
+                open: s.is_open(),
+                name: s.name,
+            })
+            .collect(),
         records,
     })
 }
@@ -129,7 +115,7 @@ fn records(store: &Store, board: &report::Leaderboard) -> Result<Vec<RowRecord>,
             .position(|b| b.name == r.bot && b.version == r.version)
     };
     let positions: Vec<usize> = board.rows.iter().filter_map(position).collect();
-    let counted = store.results().records_of(ladder, &positions)?;
+    let counted = store.seats().records_of(ladder, &positions)?;
     for (row, out) in board.rows.iter().zip(&mut out) {
         let Some(p) = position(row) else { continue };
         if let Some(&(_, rated, wins, draws)) = counted.iter().find(|c| c.0 == p) {
@@ -270,18 +256,18 @@ pub fn bot(store: &Store, name: &str, page: Page) -> Result<BotView, ApiError> {
         return Ok(view);
     };
     let positions: Vec<usize> = mine.keys().copied().collect();
-    let results = store.results();
-    let (rated, faults) = results.rated_seats_of(record.id, &positions)?;
+    let seats = store.seats();
+    let (rated, faults) = seats.rated_seats_of(record.id, &positions)?;
     view.fault_turns = faults.min(u64::from(u32::MAX)) as u32;
     view.rated_matches = rated;
-    view.matches = results.of_bot_count(record.id, &positions)?;
+    view.matches = seats.of_bot_count(record.id, &positions)?;
     view.page = page.number;
     view.per_page = page.size;
-    for m in results.of_bot_page(record.id, &positions, page.offset(), page.size)? {
+    for m in seats.of_bot_page(record.id, &positions, page.offset(), page.size)? {
         view.recent.push(bot_match(&record, &mine, &m));
     }
     // The latest points, in schedule order.
-    let mut points = results.elo_page(record.id, &positions, 0, CHART_POINTS)?;
+    let mut points = seats.elo_page(record.id, &positions, 0, CHART_POINTS)?;
     points.reverse();
     let interval = elo_scale_intervals(system, &ranking);
     view.rating_history = points
@@ -294,7 +280,7 @@ pub fn bot(store: &Store, name: &str, page: Page) -> Result<BotView, ApiError> {
         })
         .collect();
     let mut h2h: BTreeMap<String, HeadToHead> = BTreeMap::new();
-    for (op, wins, losses, draws) in results.head_to_head(record.id, &positions)? {
+    for (op, wins, losses, draws) in seats.head_to_head(record.id, &positions)? {
         let opponent = record
             .bots
             .get(op)
@@ -335,15 +321,15 @@ pub fn bot_ratings(store: &Store, name: &str, page: Page) -> Result<RatingHistor
         .map(|(p, b)| (p, b.version))
         .collect();
     let positions: Vec<usize> = mine.keys().copied().collect();
-    let results = store.results();
+    let seats = store.seats();
     let system = System::ranking(record.players);
     let ranking = store.ratings().get(record.id, system.key())?;
     let interval = elo_scale_intervals(system, &ranking);
     Ok(RatingHistory {
         page: page.number,
         per_page: page.size,
-        total: results.rated_seats_of(record.id, &positions)?.0,
-        points: results
+        total: seats.rated_seats_of(record.id, &positions)?.0,
+        points: seats
             .elo_page(record.id, &positions, page.offset(), page.size)?
             .into_iter()
             .map(|(index, position, rating)| RatingPoint {

@@ -4,12 +4,10 @@
 //! the stored ones.
 
 use super::elo::{EloConfig, EloLadder};
-use super::history::{elo_history_from, EloHistory};
+use super::history::{elo_history_from, rated_seats, EloHistory};
 use super::{bradley_terry, elo, games_of, weng_lin, GameResult, System};
 use crate::error::Error;
-use crate::store::{
-    rated_seats, BotRecord, LadderRecord, RatedSeat, RatingRow, Store, CHALLENGE_KIND,
-};
+use crate::store::{BotRecord, LadderRecord, RatedSeat, RatingRow, Store, CHALLENGE_KIND};
 
 /// The rated games of a ladder's matches before `end`, in schedule order,
 /// with their indices (aborted and void matches are not rated): what

@@ -3,8 +3,9 @@
 //! each bot's count of rated matches.
 
 use super::elo::EloLadder;
-use super::{GameResult, RatingError};
-use std::collections::BTreeSet;
+use super::{rated_seat_of, GameResult, RatingError};
+use crate::store::{RatedGame, RatedSeat};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Elo over a ladder's rated matches, in schedule order.
 #[derive(Debug, Clone, PartialEq)]
@@ -62,4 +63,36 @@ pub fn elo_history_from(
     }
     history.ratings = elo.ratings().to_vec();
     Ok(history)
+}
+
+/// The seats of the rated matches in `after` (each match's index and the
+/// Elo after it of each seat of the game it rated), with their places and
+/// faults from `games`. A bot seated several times was rated once
+/// ([`crate::ratings::GameResult::of_seats`]): each of its seats gets its
+/// Elo after the match, and keeps its own place and faults.
+pub fn rated_seats(after: &[(u32, Vec<f64>)], games: &[RatedGame]) -> Vec<RatedSeat> {
+    let by_index: BTreeMap<u32, &RatedGame> = games.iter().map(|g| (g.index, g)).collect();
+    after
+        .iter()
+        .flat_map(|(index, elos)| {
+            let game = by_index.get(index);
+            // The seat of the rated game each seat's bot is rated in.
+            let rated = match game {
+                Some(g) => rated_seat_of(&g.seats),
+                None => (0..elos.len()).collect(),
+            };
+            rated.into_iter().enumerate().filter_map(move |(seat, r)| {
+                Some(RatedSeat {
+                    index: *index,
+                    seat,
+                    elo: *elos.get(r)?,
+                    place: game
+                        .and_then(|g| g.placements.get(seat))
+                        .copied()
+                        .unwrap_or(0),
+                    faults: game.and_then(|g| g.faults.get(seat)).copied().unwrap_or(0),
+                })
+            })
+        })
+        .collect()
 }

@@ -1,14 +1,16 @@
 //! What a check of the database's invariants reads ([`crate::integrity`]),
 //! and nothing it writes: a read-only snapshot to read it in, and the few
 //! queries no other handle has (a ladder's schedule in figures, the
-//! matches whose `done` mark and result disagree, the seat index in
-//! ranges, the bots' counters, the bots' stored bytes). Each reads a
+//! matches whose `done` mark and result disagree, the bots' counters, the
+//! bots' stored bytes); the seat index in ranges is
+//! [`super::Seats::seats_between`]. Each reads a
 //! ladder's rows through their primary keys, so a check costs about one
 //! read of them.
 
 use super::conn::Conn;
-use super::db::{vals, Dialect, Value};
+use super::db::{vals, Dialect};
 use super::error::StoreError;
+pub use super::seats::SeatRow;
 
 /// The reads of a check of the invariants ([`super::Store::integrity`]).
 pub struct Integrity<'s> {
@@ -62,10 +64,6 @@ impl Drop for Snapshot<'_> {
         }
     }
 }
-
-/// A seat of the seat index: (index, seat, ladder position, Elo after the
-/// match if recorded).
-pub type SeatRow = (u32, usize, usize, Option<f64>);
 
 /// A ladder bot's counters: (position, scheduled matches, rated matches).
 pub type CounterRow = (usize, u32, u32);
@@ -176,29 +174,6 @@ impl Integrity<'_> {
         }
         found.results_not_done.extend(results.map(|r| (r, false)));
         Ok(found)
-    }
-
-    /// The seat index of the ladder's matches from index `from` to before
-    /// `to`, in (index, seat) order.
-    pub fn seats_between(
-        &self,
-        ladder: i64,
-        from: u32,
-        to: u32,
-    ) -> Result<Vec<SeatRow>, StoreError> {
-        self.conn.rows(
-            "SELECT idx, seat, position, elo FROM match_seats
-             WHERE ladder_id = $1 AND idx >= $2 AND idx < $3
-             ORDER BY idx, seat",
-            vals![ladder, from, to],
-            |r| {
-                let elo = match r.0.get(3) {
-                    None | Some(Value::Null) => None,
-                    Some(_) => Some(r.f64(3)?),
-                };
-                Ok((r.u32(0)?, r.i64(1)? as usize, r.i64(2)? as usize, elo))
-            },
-        )
     }
 
     /// Each ladder bot's counters of scheduled and rated matches, by position.

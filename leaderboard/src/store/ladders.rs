@@ -13,7 +13,6 @@ use super::error::StoreError;
 use super::keep_replays::KeepReplays;
 use super::records::{scheduled_match, ContinuousLadder, LadderRecord, Needs, NewLadder};
 use crate::schedule::ScheduledMatch;
-use std::collections::BTreeMap;
 
 /// The ladders of a store ([`super::Store::ladders`]).
 pub struct Ladders<'s> {
@@ -106,36 +105,7 @@ pub(super) fn insert_matches(
             vals![ladder, m.index, m.group, m.seed as i64, seats],
         )?;
     }
-    index_seats(db, ladder, matches)
-}
-
-/// Indexes the seats of newly scheduled matches by bot, and counts them
-/// in each bot's scheduled matches.
-pub(crate) fn index_seats(
-    db: &mut Db,
-    ladder: i64,
-    matches: &[ScheduledMatch],
-) -> Result<(), DbError> {
-    let mut scheduled = BTreeMap::<usize, u32>::new();
-    for m in matches {
-        for (seat, &position) in m.seats.iter().enumerate() {
-            db.execute(
-                "INSERT INTO match_seats (ladder_id, idx, seat, position) VALUES ($1, $2, $3, $4)",
-                vals![ladder, m.index, seat, position],
-            )?;
-            // A bot seated twice plays one match.
-            if !m.seats[..seat].contains(&position) {
-                *scheduled.entry(position).or_default() += 1;
-            }
-        }
-    }
-    for (position, n) in scheduled {
-        db.execute(
-            "UPDATE ladder_bots SET scheduled_matches = scheduled_matches + $3 WHERE ladder_id = $1 AND position = $2",
-            vals![ladder, position, n],
-        )?;
-    }
-    Ok(())
+    super::seats::index_seats(db, ladder, matches)
 }
 
 impl Ladders<'_> {

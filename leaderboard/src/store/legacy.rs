@@ -5,11 +5,10 @@
 //! computed by [`crate::ratings::history`], as ratings compute it.
 
 use super::db::{vals, Db, DbError};
-use super::ladders::index_seats;
-use super::ratings::{rated_seats, write_elo_history};
 use super::records::{rated_games, scheduled_match, Needs};
+use super::seats::{index_seats, write_elo_history};
 use crate::ratings::games_of;
-use crate::ratings::history::elo_history;
+use crate::ratings::history::{elo_history, rated_seats};
 
 /// Schema 1 → 2: the seeds of matches not yet played are reduced into
 /// their game's seed range; played ones keep the seed their replay records.

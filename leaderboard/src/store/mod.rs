@@ -8,6 +8,7 @@
 //! A [`Store`] is one open database. What it holds is reached through a
 //! handle per concern, each in its own module: [`Store::bots`],
 //! [`Store::ladders`] (and schedules), [`Store::results`] (and replays),
+//! [`Store::seats`] (the seat index),
 //! [`Store::ratings`], [`Store::accounts`] (its files: `accounts`,
 //! `tokens` with invitations, `owners`, whose bot names are and which
 //! versions play, and `uploads`), [`Store::sessions`] and
@@ -40,6 +41,7 @@ mod records;
 mod results;
 mod scheduler_lock;
 pub mod schema;
+mod seats;
 mod sessions;
 mod settings;
 mod tokens;
@@ -59,13 +61,14 @@ pub use queue::{
     ClaimNext, Claimed, Committed, GameTotals, IntegrityEvent, LadderStatus, Queue, QueueDemand,
     QueueTotals, WorkerInfo, WorkerState, MAX_ATTEMPTS,
 };
-pub use ratings::{rated_seats, RatingRow, Ratings};
+pub use ratings::{RatingRow, Ratings};
 pub use records::{
     BotRecord, ContinuousLadder, LadderRecord, MatchResult, Needs, NewLadder, RatedGame, RatedSeat,
     SeatedMatch, Submitted,
 };
 pub use results::Results;
 pub use scheduler_lock::SchedulerLock;
+pub use seats::Seats;
 pub use sessions::Sessions;
 pub use settings::{Settings, DEFAULT_CHALLENGE_SHARE};
 pub use tokens::ApiToken;
@@ -492,6 +495,12 @@ impl Store {
     /// Results and replays, and the lookups of matches.
     pub fn results(&self) -> Results<'_> {
         Results { conn: &self.conn }
+    }
+
+    /// The seat index: every seat of every scheduled match, its bot and,
+    /// once rated, its Elo, place and faults.
+    pub fn seats(&self) -> Seats<'_> {
+        Seats { conn: &self.conn }
     }
 
     /// The stored ratings.

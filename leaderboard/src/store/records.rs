@@ -254,6 +254,9 @@ pub(crate) fn bot_record(r: &Row) -> Result<BotRecord, DbError> {
 pub(crate) const RESULT_COLUMNS: &str =
     "idx, match_id, placements, scores, faults, turns, reason, aborted, replay_sha256, refused";
 
+/// [`RESULT_COLUMNS`] of the results table joined as `r`.
+pub(crate) const R_COLUMNS: &str = "r.idx, r.match_id, r.placements, r.scores, r.faults, r.turns, r.reason, r.aborted, r.replay_sha256, r.refused";
+
 pub(crate) fn match_result(r: &Row) -> Result<MatchResult, DbError> {
     Ok(MatchResult {
         index: r.u32(0)?,

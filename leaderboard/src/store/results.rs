@@ -1,12 +1,13 @@
 //! Results and replays: what each played match came to, its gzip replay by
-//! match id, and the lookups the pages and commands make: by ladder, by a
-//! bot's seats (through the seat index), by match id or a prefix of it.
+//! match id, and the lookups the pages and commands make: by ladder, by
+//! match id or a prefix of it. A bot's matches are read through the seat
+//! index, [`super::Seats`].
 
 use super::conn::Conn;
-use super::db::{vals, DbError, Row, Value};
+use super::db::vals;
 use super::error::StoreError;
 use super::records::{
-    match_result, result_at, scheduled_match, MatchResult, RatedGame, SeatedMatch, RESULT_COLUMNS,
+    match_result, result_at, scheduled_match, MatchResult, RatedGame, RESULT_COLUMNS, R_COLUMNS,
 };
 use crate::schedule::ScheduledMatch;
 use std::collections::BTreeMap;
@@ -14,38 +15,6 @@ use std::collections::BTreeMap;
 /// The results and replays of a store ([`super::Store::results`]).
 pub struct Results<'s> {
     pub(crate) conn: &'s Conn,
-}
-
-/// [`RESULT_COLUMNS`] of the results table joined as `r`.
-const R_COLUMNS: &str = "r.idx, r.match_id, r.placements, r.scores, r.faults, r.turns, r.reason, r.aborted, r.replay_sha256, r.refused";
-
-/// A seat of a match with the match and its result, from the columns of
-/// [`Results::of_bot`].
-fn seated_match(r: &Row) -> Result<SeatedMatch, DbError> {
-    Ok(SeatedMatch {
-        scheduled: scheduled_match(r)?,
-        seat: r.i64(4)? as usize,
-        elo: match r.0.get(5) {
-            None | Some(Value::Null) => None,
-            Some(_) => Some(r.f64(5)?),
-        },
-        result: result_at(r, 6)?,
-    })
-}
-
-/// `$2, $3, …` for `positions`, after the ladder's `$1`, with the values.
-fn in_list(ladder: i64, positions: &[usize]) -> (String, Vec<Value>) {
-    let mut params = vec![Value::from(ladder)];
-    let mut list = Vec::new();
-    for &p in positions {
-        params.push(Value::from(p));
-        list.push(format!("${}", params.len()));
-    }
-    if list.is_empty() {
-        // No position: a list that matches none.
-        list.push("-1".into());
-    }
-    (list.join(", "), params)
 }
 
 impl Results<'_> {
@@ -120,178 +89,6 @@ impl Results<'_> {
             ),
             vals![ladder, index],
             |r| Ok((scheduled_match(r)?, result_at(r, 4)?)),
-        )
-    }
-
-    /// Every match in which the ladder's bot at `position` has a seat, in
-    /// schedule order, found through the bot index; a match in which it
-    /// sits several times (a house bot's copies), once, at its first seat.
-    pub fn of_bot(&self, ladder: i64, position: usize) -> Result<Vec<SeatedMatch>, StoreError> {
-        self.conn.rows(
-            &format!(
-                "SELECT m.idx, m.grp, m.seed, m.seats, s.seat, s.elo, {R_COLUMNS}
-                 FROM match_seats s
-                 JOIN matches m ON m.ladder_id = s.ladder_id AND m.idx = s.idx
-                 LEFT JOIN results r ON r.ladder_id = s.ladder_id AND r.idx = s.idx
-                 WHERE s.ladder_id = $1 AND s.position = $2
-                   AND s.seat = (SELECT min(x.seat) FROM match_seats x
-                              WHERE x.ladder_id = s.ladder_id AND x.idx = s.idx AND x.position = s.position)
-                 ORDER BY s.idx, s.seat"
-            ),
-            vals![ladder, position],
-            seated_match,
-        )
-    }
-
-    /// A page of the played matches in which the ladder's bots at
-    /// `positions` (the versions of one bot) have a seat, newest first:
-    /// `limit` from the `offset`-th on, found through the bot index. A match
-    /// in which two of them sit is listed once, at its first seat.
-    pub fn of_bot_page(
-        &self,
-        ladder: i64,
-        positions: &[usize],
-        offset: u32,
-        limit: u32,
-    ) -> Result<Vec<SeatedMatch>, StoreError> {
-        let (list, mut params) = in_list(ladder, positions);
-        params.push(limit.into());
-        params.push(offset.into());
-        let n = params.len();
-        let rows = self.conn.rows(
-            &format!(
-                "SELECT m.idx, m.grp, m.seed, m.seats, s.seat, s.elo, {R_COLUMNS}
-                 FROM match_seats s
-                 JOIN matches m ON m.ladder_id = s.ladder_id AND m.idx = s.idx
-                 JOIN results r ON r.ladder_id = s.ladder_id AND r.idx = s.idx
-                 WHERE s.ladder_id = $1 AND s.position IN ({list})
-                   AND s.seat = (SELECT min(x.seat) FROM match_seats x
-                                 WHERE x.ladder_id = s.ladder_id AND x.idx = s.idx AND x.position IN ({list}))
-                 ORDER BY s.idx DESC LIMIT ${} OFFSET ${n}",
-                n - 1
-            ),
-            &params,
-            seated_match,
-        )?;
-        Ok(rows)
-    }
-
-    /// How many played matches the ladder's bots at `positions` have a
-    /// seat in.
-    pub fn of_bot_count(&self, ladder: i64, positions: &[usize]) -> Result<u32, StoreError> {
-        let (list, params) = in_list(ladder, positions);
-        self.conn.count(
-            &format!(
-                "SELECT count(DISTINCT s.idx) FROM match_seats s
-                 JOIN results r ON r.ladder_id = s.ladder_id AND r.idx = s.idx
-                 WHERE s.ladder_id = $1 AND s.position IN ({list})"
-            ),
-            &params,
-        )
-    }
-
-    /// A page of the Elo of the ladder's bots at `positions` after each of
-    /// their rated matches, newest first: (match index, position, Elo); a
-    /// bot seated several times in a match, once.
-    pub fn elo_page(
-        &self,
-        ladder: i64,
-        positions: &[usize],
-        offset: u32,
-        limit: u32,
-    ) -> Result<Vec<(u32, usize, f64)>, StoreError> {
-        let (list, mut params) = in_list(ladder, positions);
-        params.push(limit.into());
-        params.push(offset.into());
-        let n = params.len();
-        self.conn.rows(
-            &format!(
-                "SELECT s.idx, s.position, s.elo FROM match_seats s
-                 WHERE s.ladder_id = $1 AND s.position IN ({list}) AND s.elo IS NOT NULL
-                   AND s.seat = (SELECT min(x.seat) FROM match_seats x
-                              WHERE x.ladder_id = s.ladder_id AND x.idx = s.idx AND x.position = s.position)
-                 ORDER BY s.idx DESC, s.seat LIMIT ${} OFFSET ${n}",
-                n - 1
-            ),
-            &params,
-            |r| Ok((r.u32(0)?, r.i64(1)? as usize, r.f64(2)?)),
-        )
-    }
-
-    /// The rated seats of the ladder's bots at `positions`, and their turns
-    /// with a fault over them.
-    pub fn rated_seats_of(
-        &self,
-        ladder: i64,
-        positions: &[usize],
-    ) -> Result<(u32, u64), StoreError> {
-        let (list, params) = in_list(ladder, positions);
-        Ok(self
-            .conn
-            .row(
-                &format!(
-                    "SELECT count(DISTINCT s.idx), CAST(coalesce(sum(s.faults), 0) AS {{int}}) FROM match_seats s
-                     WHERE s.ladder_id = $1 AND s.position IN ({list}) AND s.elo IS NOT NULL"
-                ),
-                &params,
-                |r| Ok((r.u32(0)?, r.i64(1)? as u64)),
-            )?
-            .unwrap_or((0, 0)))
-    }
-
-    /// The rated results of the ladder's bots at `positions` against every
-    /// other bot of the ladder they met: (its position, matches in which
-    /// they placed better, worse, the same), by position.
-    pub fn head_to_head(
-        &self,
-        ladder: i64,
-        positions: &[usize],
-    ) -> Result<Vec<(usize, u32, u32, u32)>, StoreError> {
-        let (list, params) = in_list(ladder, positions);
-        self.conn.rows(
-            &format!(
-                "SELECT o.position,
-                        count(CASE WHEN me.place < o.place THEN 1 END),
-                        count(CASE WHEN me.place > o.place THEN 1 END),
-                        count(CASE WHEN me.place = o.place THEN 1 END)
-                 FROM match_seats me
-                 JOIN match_seats o ON o.ladder_id = me.ladder_id AND o.idx = me.idx AND o.seat <> me.seat
-                 WHERE me.ladder_id = $1 AND me.position IN ({list}) AND o.position NOT IN ({list})
-                   AND me.place IS NOT NULL AND o.place IS NOT NULL
-                 GROUP BY o.position ORDER BY o.position"
-            ),
-            &params,
-            |r| Ok((r.i64(0)? as usize, r.u32(1)?, r.u32(2)?, r.u32(3)?)),
-        )
-    }
-
-    /// The rated matches of each of the ladder's bots at `positions`: (its
-    /// position, rated matches, those it placed first in alone, those it
-    /// shared first place in), by position. A bot seated several times in a
-    /// match counts once, at its best place. Read through the bot index: its
-    /// cost grows with these bots' matches, not the ladder's.
-    pub fn records_of(
-        &self,
-        ladder: i64,
-        positions: &[usize],
-    ) -> Result<Vec<(usize, u32, u32, u32)>, StoreError> {
-        let (list, params) = in_list(ladder, positions);
-        self.conn.rows(
-            &format!(
-                "SELECT position, count(*),
-                        count(CASE WHEN best = 1 AND others = 0 THEN 1 END),
-                        count(CASE WHEN best = 1 AND others > 0 THEN 1 END)
-                 FROM (SELECT me.position, min(me.place) AS best,
-                              (SELECT count(*) FROM match_seats o
-                               WHERE o.ladder_id = $1 AND o.idx = me.idx AND o.place = 1
-                                 AND o.position <> me.position) AS others
-                       FROM match_seats me
-                       WHERE me.ladder_id = $1 AND me.position IN ({list}) AND me.elo IS NOT NULL
-                       GROUP BY me.position, me.idx) AS mine
-                 GROUP BY position ORDER BY position"
-            ),
-            &params,
-            |r| Ok((r.i64(0)? as usize, r.u32(1)?, r.u32(2)?, r.u32(3)?)),
         )
     }
 

@@ -3,8 +3,7 @@
 //! moved together, so each module's dependencies must go one way.
 //!
 //! Imports are read from the text, not resolved by the compiler, and each
-//! imported name is read to the file that defines it (as
-//! `../shared/tools/modcycles.py` reads them): `crate::a::B`, `super::B`,
+//! imported name is read to the file that defines it: `crate::a::B`, `super::B`,
 //! `self::B` and a bare `child::B` (a child module the file declares) name
 //! the deepest module file on their path, `a/b.rs` (or `a/b/mod.rs`) before
 //! `a.rs`, and a name a module re-exports (`pub use x::B`) is followed to

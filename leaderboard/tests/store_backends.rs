@@ -42,6 +42,7 @@ on_both!(
     a_crashed_worker_keeps_its_error_and_workers_gone_a_day_are_pruned,
     a_heartbeat_renews_the_matches_its_worker_holds_and_no_other,
     the_finished_prefix_never_runs_past_a_match_appended_as_it_is_read,
+    done_marks_and_results_are_compared_in_one_snapshot_while_results_go_in,
     a_stopped_worker_gives_back_its_matches_without_spending_an_attempt,
     a_gone_worker_of_this_host_has_its_leases_released_at_once,
     a_run_starting_releases_a_killed_workers_leases_without_waiting,
@@ -1779,4 +1780,35 @@ fn on_postgres_a_process_frozen_while_it_prunes_holds_the_others_up_no_longer_th
         3,
         "pruned once the other is gone"
     );
+}
+
+/// `ladder check` compares the schedule's done marks with the results
+/// while workers commit: a match marked done goes in with its result in
+/// one transaction, so a check must read both in one snapshot, or it finds
+/// a result of a match not yet marked done that no fault made.
+fn done_marks_and_results_are_compared_in_one_snapshot_while_results_go_in(db: Db) {
+    const N: u32 = 150;
+    let mut store = db.store();
+    let id = ladder(&mut store, N);
+    let location = db.location();
+    let committer = std::thread::spawn(move || {
+        let store = Store::connect(&location).unwrap();
+        let w = store.queue().register_worker(1, Some(id), LEASE).unwrap();
+        for k in 0..N {
+            assert_eq!(store.queue().claim(w, id, 1, LEASE).unwrap().len(), 1);
+            store.queue().commit(w, id, &result(k, "r"), b"gz").unwrap();
+        }
+    });
+    let mut reads = 0;
+    while !committer.is_finished() {
+        let found = store.integrity().done_mismatches(id).unwrap();
+        assert_eq!(
+            found,
+            Default::default(),
+            "a check during commits found a mismatch"
+        );
+        reads += 1;
+    }
+    committer.join().unwrap();
+    assert!(reads > 10, "checked while commits went on ({reads} checks)");
 }

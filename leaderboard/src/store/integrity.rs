@@ -143,36 +143,38 @@ impl Integrity<'_> {
     /// Where the schedule's done marks and the results disagree, in
     /// order: the matches marked done that have no result, and the results
     /// whose match is not marked done or not scheduled at all (index,
-    /// whether the schedule has the match). Two range scans merged here,
-    /// not a join: a join's plan rests on statistics that lag behind a
-    /// growing ladder, and may then read the ladder once per result
-    /// (`records::rated_games`); these cost what they read.
+    /// whether the schedule has the match). Two range scans in one
+    /// statement, merged here, not a join: a join's plan rests on
+    /// statistics that lag behind a growing ladder, and may then read the
+    /// ladder once per result (`records::rated_games`); these cost what
+    /// they read.
     pub fn done_mismatches(&self, ladder: i64) -> Result<DoneMismatches, StoreError> {
-        let matches = self.conn.rows(
-            "SELECT idx, done FROM matches WHERE ladder_id = $1 ORDER BY idx",
+        // One statement, so one snapshot: read in two, a commit between
+        // them (a match marked done with its result) would look like a
+        // result of a match not done. Each index comes as its match (kind
+        // 0, with its done mark) then its result (kind 1), either missing.
+        let rows = self.conn.rows(
+            "SELECT idx, 0 AS kind, done FROM matches WHERE ladder_id = $1
+             UNION ALL
+             SELECT idx, 1 AS kind, 0 FROM results WHERE ladder_id = $1
+             ORDER BY idx, kind",
             vals![ladder],
-            |r| Ok((r.i64(0)?, r.i64(1)? != 0)),
-        )?;
-        let results = self.conn.rows(
-            "SELECT idx FROM results WHERE ladder_id = $1 ORDER BY idx",
-            vals![ladder],
-            |r| r.i64(0),
+            |r| Ok((r.i64(0)?, r.i64(1)? == 0, r.i64(2)? != 0)),
         )?;
         let mut found = DoneMismatches::default();
-        let mut results = results.into_iter().peekable();
-        for (index, done) in matches {
-            // Results before this match have none in the schedule.
-            while let Some(r) = results.next_if(|&r| r < index) {
-                found.results_not_done.push((r, false));
+        let mut rows = rows.into_iter().peekable();
+        while let Some((index, is_match, done)) = rows.next() {
+            if !is_match {
+                found.results_not_done.push((index, false));
+                continue;
             }
-            let has_result = results.next_if_eq(&index).is_some();
+            let has_result = rows.next_if(|&(i, m, _)| i == index && !m).is_some();
             match (done, has_result) {
                 (true, false) => found.done_without_result.push(index as u32),
                 (false, true) => found.results_not_done.push((index, true)),
                 _ => {}
             }
         }
-        found.results_not_done.extend(results.map(|r| (r, false)));
         Ok(found)
     }
 

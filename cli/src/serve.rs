@@ -236,7 +236,8 @@ impl ServeArgs {
         if !scheduling.pause.is_empty() {
             // In the database, where every scheduler on it reads it, until
             // `ludus ladder resume`.
-            let store = Store::connect(&db)?;
+            // Waiting for a database that restarts, as the server does.
+            let store = ludus_server::connect_waiting(&db)?;
             for game in &scheduling.pause {
                 ludus_leaderboard::season::pause(&store, game)?;
             }

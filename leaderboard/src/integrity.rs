@@ -427,6 +427,9 @@ struct RatingState {
     /// recomputed one: what is wrong; the first [`MAX_LISTED`], by index.
     seat_problems: BTreeMap<u32, SeatProblems>,
     seat_problem_count: u64,
+    /// The match of the last seat found wrong: problems come in (index,
+    /// seat) order, so a match is counted once, listed or not.
+    last_bad: Option<u32>,
     /// The first such match.
     first_bad_seat: Option<u32>,
     /// Matches at or after `rated_through` with an Elo recorded.
@@ -441,6 +444,28 @@ struct RatingState {
 }
 
 impl RatingState {
+    /// Before the seat index is read: nothing found wrong yet.
+    fn new(
+        games: Vec<(u32, GameResult)>,
+        rated_games: Vec<u32>,
+        recomputed: Result<crate::ratings::Recomputed, String>,
+        through: u32,
+    ) -> RatingState {
+        RatingState {
+            games,
+            rated_games,
+            seat_problems: BTreeMap::new(),
+            seat_problem_count: 0,
+            last_bad: None,
+            first_bad_seat: None,
+            elo_past_through: 0,
+            scheduled: BTreeMap::new(),
+            rated: BTreeMap::new(),
+            recomputed,
+            through,
+        }
+    }
+
     fn rated_games_of(&self, position: usize) -> u32 {
         self.rated_games.get(position).copied().unwrap_or(0)
     }
@@ -606,17 +631,18 @@ fn problem(state: &mut RatingState, index: u32, seat: usize, what: SeatProblem) 
     if state.first_bad_seat.is_none_or(|f| index < f) {
         state.first_bad_seat = Some(index);
     }
+    if state.last_bad.replace(index) != Some(index) {
+        state.seat_problem_count += 1;
+    }
     let listed = state.seat_problems.len();
     match state.seat_problems.get_mut(&index) {
         Some(problems) => problems.0.push((seat, what)),
-        None => {
-            state.seat_problem_count += 1;
-            if listed < MAX_LISTED {
-                state
-                    .seat_problems
-                    .insert(index, SeatProblems(vec![(seat, what)]));
-            }
+        None if listed < MAX_LISTED => {
+            state
+                .seat_problems
+                .insert(index, SeatProblems(vec![(seat, what)]));
         }
+        None => {}
     }
 }
 
@@ -660,18 +686,7 @@ fn read_ratings(
             }
         }
     }
-    let mut state = RatingState {
-        games,
-        rated_games,
-        seat_problems: BTreeMap::new(),
-        seat_problem_count: 0,
-        first_bad_seat: None,
-        elo_past_through: 0,
-        scheduled: BTreeMap::new(),
-        rated: BTreeMap::new(),
-        recomputed,
-        through,
-    };
+    let mut state = RatingState::new(games, rated_games, recomputed, through);
     // The seats expected before `through`, in (index, seat) order, beside
     // the stored ones in the same order.
     let mut want = expected.iter().peekable();
@@ -938,4 +953,26 @@ fn repair_locked(store: &Store, id: i64) -> Result<Repair, Error> {
         now,
         why,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Matches with a wrong seat are counted once each, the listed first
+    /// [`MAX_LISTED`] and those past them alike, however many seats each.
+    #[test]
+    fn a_match_with_several_wrong_seats_counts_once_listed_or_not() {
+        let mut state = RatingState::new(Vec::new(), Vec::new(), Err(String::new()), 0);
+        let matches = MAX_LISTED as u32 + 20;
+        for index in 0..matches {
+            for seat in 0..3 {
+                problem(&mut state, index, seat, SeatProblem::NoElo);
+            }
+        }
+        assert_eq!(state.seat_problem_count, u64::from(matches));
+        assert_eq!(state.seat_problems.len(), MAX_LISTED);
+        assert_eq!(state.seat_problems[&0].0.len(), 3);
+        assert_eq!(state.first_bad_seat, Some(0));
+    }
 }

@@ -182,7 +182,7 @@ impl From<ludus_leaderboard::store::StoreError> for ApiError {
             } => ApiError::BadRequest(format!(
                 "{count} matches have ids starting with `{prefix}` ({examples}); give more of the id"
             )),
-            S::Unreachable { .. } | S::Conflict { .. } | S::Locked { .. } => {
+            e if e.is_transient() => {
                 crate::pool::outage_warning(&format!("store: {e}"));
                 ApiError::Unavailable
             }

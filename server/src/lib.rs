@@ -54,7 +54,7 @@ pub mod views;
 
 pub use error::{ApiError, ErrorBody, ErrorDetail};
 pub use routes::{router, SMALL_BODY};
-pub use state::Signup;
+pub use state::{connect_waiting, Signup};
 pub use state::{AppState, ServerConfig};
 
 use std::io::Write;

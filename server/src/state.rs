@@ -167,7 +167,7 @@ pub const WAIT_FOR_THE_DATABASE: Duration = Duration::from_secs(60);
 /// failure is one that trying again mends (a database restarting, out of
 /// reach for a moment), as workers do: a server started again beside a
 /// restarting database comes up with it instead of exiting.
-fn connect_waiting(db: &Location) -> Result<Store, StoreError> {
+pub fn connect_waiting(db: &Location) -> Result<Store, StoreError> {
     // Wall-clock time only paces the tries.
     let start = std::time::Instant::now();
     let mut wait = Duration::from_millis(100);
@@ -317,10 +317,7 @@ impl AppState {
     /// while all are in use, up to [`pool::WAIT_FOR_A_CONNECTION`], then
     /// the request is told the server is busy (503).
     pub fn connection(&self) -> Result<pool::Connection, ApiError> {
-        self.0.pool.get().map_err(|e| {
-            pool::outage_warning(&format!("no connection to the database: {e}"));
-            ApiError::Unavailable
-        })
+        self.connection_within(pool::WAIT_FOR_A_CONNECTION)
     }
 
     /// [`AppState::connection`], waiting `within` at most.

@@ -143,12 +143,12 @@ impl Cluster {
         self.port
     }
 
-    /// The server's (postmaster's) pid, which a restart changes.
     /// The server's log (every start of it, appended).
     pub fn log(&self) -> PathBuf {
         self.root.join(format!("server-{}.log", self.port))
     }
 
+    /// The server's (postmaster's) pid, which a restart changes.
     pub fn pid(&self) -> i32 {
         self.pid.load(Ordering::SeqCst)
     }

@@ -41,14 +41,4 @@ impl Accounts<'_> {
             Ok(true)
         })
     }
-
-    /// The account's uploads at or after `since` (unix seconds).
-    pub fn uploads_since(&self, account: i64, since: i64) -> Result<u32, StoreError> {
-        let n = self.conn.rows(
-            "SELECT count(*) FROM uploads WHERE account_id = $1 AND at >= $2",
-            vals![account, since],
-            |r| r.i64(0),
-        )?;
-        Ok(n.first().copied().unwrap_or(0) as u32)
-    }
 }

@@ -94,7 +94,7 @@ pub struct Sample {
 /// the database restarting and 10 s after it is back (workers reconnect,
 /// leases end); on PostgreSQL a frozen server, which may hold the
 /// scheduler lock (another server takes it over once PostgreSQL ends the
-/// frozen session, after 10 s), and 3 s after; on SQLite the server
+/// frozen session, after 5 s), and 3 s after; on SQLite the server
 /// starting again, and 10 s after.
 pub fn excused(journal: &Journal, shape: Shape, t: f64) -> bool {
     journal.held(t, t, |h| {
